@@ -16,7 +16,7 @@ export const DEFAULTS = Object.freeze({
   hnswEfConstruction: 200,
   hnswEfSearch: 96,
   hnswSaveDelayMs: 2000,
-  embedBatchSize: 32,
+  embedBatchSize: 1,
   watchDebounceMs: 75,
   maxCycles: 3,
   minHigh: 3,

@@ -35,7 +35,7 @@ export async function provisionFromMaven(spec: ModelSpec, dir: string, onStep: (
           `-DoutputDirectory=${tmp}`,
           `-Dmdep.unpack.includes=${maven.onnxEntry},${maven.tokenizerEntry}`,
         ],
-        { timeout: 15 * 60_000, maxBuffer: 16 * 1024 * 1024 },
+        { cwd: tmp, timeout: 15 * 60_000, maxBuffer: 16 * 1024 * 1024 },
       );
     } catch (error) {
       const detail = (error as { stdout?: string; code?: string }).code === 'ENOENT'
