@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { CodeIndexError } from './errors.js';
+import { runChunks, runIndex, runSearch, runStatus } from './cli/index-commands.js';
 import { modelFetch, modelList } from './cli/model-command.js';
 import { eprintln, type CliIO } from './cli/output.js';
 
@@ -30,6 +31,45 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
     .showHelpAfterError('(run codescout --help for usage)');
 
+  program
+    .command('index [root]')
+    .description('build or update the index of a folder (default: the current folder)')
+    .option('--cache-dir <dir>', 'where indexes live (default: <root>/index-cache; env CODESCOUT_CACHE_DIR)')
+    .option('--model <id>', 'embedding model id (see: codescout model list)')
+    .option('--model-dir <dir>', 'load the model from this folder')
+    .option('--include <globs>', 'only index paths matching these globs (comma-separated, repeatable)', collect, [])
+    .option('--exclude <globs>', 'leave out paths matching these globs (comma-separated, repeatable)', collect, [])
+    .option('--rebuild', 'discard the existing index and build it again')
+    .option('--no-progress', 'no progress output')
+    .option('--json', 'print a JSON summary')
+    .action(async (root: string | undefined, opts) => setExit(await runIndex(io, root, opts)));
+  program
+    .command('status [root]')
+    .description('show what an index holds')
+    .option('--cache-dir <dir>', 'where indexes live')
+    .option('--model <id>', 'embedding model id')
+    .option('--json', 'machine-readable output')
+    .action(async (root: string | undefined, opts) => setExit(await runStatus(io, root, opts)));
+  program
+    .command('search <text>')
+    .description('one-shot search (vector, lexical or hybrid)')
+    .option('--root <dir>', 'the indexed folder (default: current folder)')
+    .option('--cache-dir <dir>', 'where indexes live')
+    .option('--model <id>', 'embedding model id')
+    .option('-k <n>', 'number of results', '10')
+    .option('--mode <mode>', 'vector | lexical | hybrid', 'hybrid')
+    .option('--include <globs>', 'only paths matching these globs', collect, [])
+    .option('--exclude <globs>', 'leave out paths matching these globs', collect, [])
+    .option('--json', 'machine-readable output')
+    .action(async (text: string, opts) => setExit(await runSearch(io, text, opts)));
+  program
+    .command('chunks <file>')
+    .description('print the chunk records of one file')
+    .option('--text', 'include the text that is embedded')
+    .option('--model <id>', 'model whose token budget applies')
+    .option('--json', 'machine-readable output')
+    .action(async (file: string, opts) => setExit(await runChunks(io, file, opts)));
+
   const model = program.command('model').description('provision and list embedding models');
   model
     .command('fetch [id]')
@@ -45,6 +85,11 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--json', 'machine-readable output')
     .action((opts) => setExit(modelList(io, opts)));
   return program;
+}
+
+/** Collects a repeatable, comma-separated list option. */
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, ...value.split(',').map((v) => v.trim()).filter((v) => v !== '')];
 }
 
 function reportError(io: CliIO, error: unknown, debug: boolean): number {

@@ -1,0 +1,113 @@
+import type Parser from 'tree-sitter';
+import { docText } from './chunk-record.js';
+import { classifyMember, classifyStatement, type Container, type Item, type Run, type Unit, type WalkContext } from './symbol-units.js';
+
+type Node = Parser.SyntaxNode;
+
+/** Start of the first child that is not a comment or decorator: where a signature begins. */
+export function signatureStart(node: Node, ctx: WalkContext): number {
+  for (const child of node.children) if (!ctx.spec.leading.has(child.type)) return child.startIndex;
+  return node.startIndex;
+}
+
+function lastItem(items: Item[]): Unit | Run | null {
+  const last = items[items.length - 1];
+  return last === undefined || last.type === 'barrier' ? null : last;
+}
+
+function addLeftover(items: Item[], node: Node): void {
+  const last = lastItem(items);
+  if (last !== null && last.type === 'run') {
+    last.end = Math.max(last.end, node.endIndex);
+    last.nodes.push(node);
+  } else {
+    items.push({ type: 'run', start: node.startIndex, end: node.endIndex, nodes: [node] });
+  }
+}
+
+/** Leading comments/decorators glued to the next node: decorators always, comments with no blank line between. */
+function gluedTail(pending: Node[], next: Node): number {
+  let first = pending.length;
+  let below = next.startPosition.row;
+  for (let i = pending.length - 1; i >= 0; i -= 1) {
+    const node = pending[i] as Node;
+    if (node.type !== 'decorator' && node.endPosition.row + 1 < below) break;
+    first = i;
+    below = node.startPosition.row;
+  }
+  return first;
+}
+
+/** Joins overload signatures with the following declaration of the same name. */
+function groupOverloads(items: Item[]): Item[] {
+  const out: Item[] = [];
+  for (const item of items) {
+    const prev = out[out.length - 1];
+    if (item.type === 'unit' && prev?.type === 'unit' && prev.isSignature && prev.symbol === item.symbol && prev.kind === item.kind && item.nested === null) {
+      out[out.length - 1] = { ...prev, end: item.end, nodes: [...prev.nodes, ...item.nodes], isSignature: item.isSignature };
+    } else {
+      out.push(item);
+    }
+  }
+  return out;
+}
+
+/**
+ * Lists a container's content in source order: symbol units (with their glued comments and
+ * decorators), runs of leftover nodes, and barriers where imports were dropped.
+ */
+export function walkContainer(container: Container, ctx: WalkContext): Item[] {
+  const body = container.body;
+  if (body === null) return [];
+  const items: Item[] = [];
+  let pending: Node[] = [];
+  const flushPending = (count: number): void => {
+    for (const node of pending.slice(0, count)) addLeftover(items, node);
+    pending = pending.slice(count);
+  };
+  const children = body.children;
+  for (let i = 0; i < children.length; i += 1) {
+    const child = children[i] as Node;
+    const isBrace = child.type === '{' || child.type === '}';
+    if (!child.isNamed) {
+      if (isBrace && (i === 0 || i === children.length - 1) && body.type !== 'program') continue;
+      const last = lastItem(items);
+      if (last !== null && pending.length === 0) last.end = Math.max(last.end, child.endIndex);
+      else addLeftover(items, child);
+      continue;
+    }
+    if (ctx.spec.leading.has(child.type)) {
+      const last = lastItem(items);
+      // A comment on the line where the previous item ends belongs to that item.
+      if (child.type === 'comment' && pending.length === 0 && last !== null && child.startPosition.row === ctx.source.lineOf(last.end - 1) - 1) {
+        last.end = Math.max(last.end, child.endIndex);
+        if (last.type === 'run') last.nodes.push(child);
+      } else {
+        pending.push(child);
+      }
+      continue;
+    }
+    const classified = container.isClass
+      ? classifyMember(child, container.memberParent ?? container.name, ctx)
+      : classifyStatement(child, container.memberParent, ctx);
+    if (classified === 'import') {
+      flushPending(pending.length);
+      items.push({ type: 'barrier' });
+      ctx.importLines.push([child.startPosition.row + 1, child.endPosition.row + 1]);
+    } else if (classified === null) {
+      flushPending(pending.length);
+      addLeftover(items, child);
+    } else {
+      const glued = gluedTail(pending, child);
+      const lead = pending.slice(glued);
+      flushPending(glued);
+      pending = [];
+      const unit: Unit = { ...classified, declStart: signatureStart(child, ctx) };
+      if (lead.length > 0) unit.start = (lead[0] as Node).startIndex;
+      unit.doc = docText(lead.filter((n) => n.type === 'comment').map((n) => ctx.source.text.slice(n.startIndex, n.endIndex)).join('\n'));
+      items.push(unit);
+    }
+  }
+  flushPending(pending.length);
+  return groupOverloads(items);
+}

@@ -1,0 +1,124 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { TreeSitterChunker } from '../chunk/tree-sitter-chunker.js';
+import { openIndex, type OpenIndexOptions } from '../code-index.js';
+import { resolveModelSpec } from '../config.js';
+import { decodeSource } from '../chunk/decode-source.js';
+import { detectLanguage } from '../discover/index.js';
+import { ConfigError } from '../errors.js';
+import type { SearchMode } from '../types.js';
+import { eprintln, printJson, println, type CliIO } from './output.js';
+import { createProgressReporter } from './progress.js';
+
+/** Options shared by every command that opens an index. */
+export interface IndexCliOptions {
+  cacheDir?: string;
+  model?: string;
+  modelDir?: string;
+  json?: boolean;
+}
+
+/** Maps CLI options to openIndex options. */
+export function indexOptions(root: string | undefined, o: IndexCliOptions & { include?: string[]; exclude?: string[] }): OpenIndexOptions {
+  return { root: root ?? '.', cacheDir: o.cacheDir, model: o.model, modelDir: o.modelDir, include: o.include, exclude: o.exclude };
+}
+
+/** `codescout index [root]`. */
+export async function runIndex(io: CliIO, root: string | undefined, o: IndexCliOptions & { rebuild?: boolean; include?: string[]; exclude?: string[]; progress?: boolean }): Promise<number> {
+  const progress = createProgressReporter(io, !o.json && o.progress !== false);
+  const index = await openIndex({ ...indexOptions(root, o), rebuild: o.rebuild, onProgress: progress.listener });
+  try {
+    for (const note of index.notes) eprintln(io, `codescout: ${note}`);
+    const report = await index.update({ onProgress: progress.listener });
+    progress.stop();
+    if (o.json) {
+      const { root: r, files, chunks, embedded, reused, removed, seconds } = report;
+      printJson(io, { root: r, files, chunks, embedded, reused, removed, skipped: report.skipped.length, seconds });
+    } else {
+      println(io, `indexed ${report.files} files, ${report.chunks} chunks (${report.embedded} embedded, ${report.reused} reused, ${report.removed} files removed, ${report.skipped.length} skipped) in ${report.seconds.toFixed(1)}s`);
+      println(io, `index: ${index.indexDir}`);
+    }
+    return 0;
+  } finally {
+    progress.stop();
+    await index.close();
+  }
+}
+
+/** `codescout status [root]`. */
+export async function runStatus(io: CliIO, root: string | undefined, o: IndexCliOptions): Promise<number> {
+  const index = await openIndex(indexOptions(root, o));
+  try {
+    const s = index.stats();
+    if (o.json) printJson(io, s);
+    else {
+      println(io, `root:     ${s.root}`);
+      println(io, `index:    ${s.indexDir}`);
+      println(io, `model:    ${s.model ?? '(none yet)'}${s.dimension ? ` (${s.dimension}d)` : ''}`);
+      println(io, `files:    ${s.files}`);
+      println(io, `chunks:   ${s.chunks} (${s.vectors} vectors, ${s.cachedVectors} cached embeddings)`);
+      println(io, `on disk:  ${(s.bytesOnDisk / 1024 / 1024).toFixed(1)} MiB`);
+      println(io, `updated:  ${s.updatedAt ?? 'never'}`);
+    }
+    return 0;
+  } finally {
+    await index.close();
+  }
+}
+
+const MODES: readonly SearchMode[] = ['vector', 'lexical', 'hybrid'];
+
+/** `codescout search "<text>"`. */
+export async function runSearch(io: CliIO, text: string, o: IndexCliOptions & { root?: string; k?: string; mode?: string; include?: string[]; exclude?: string[] }): Promise<number> {
+  const mode = (o.mode ?? 'hybrid') as SearchMode;
+  if (!MODES.includes(mode)) throw new ConfigError(`--mode must be one of ${MODES.join(', ')}; got "${o.mode}".`, 'mode');
+  const k = parsePositiveInt(o.k ?? '10', '-k');
+  if (text.trim() === '') throw new ConfigError('The search text is empty. Give a few words, e.g. codescout search "parse config file".', 'text');
+  const index = await openIndex(indexOptions(o.root, o));
+  try {
+    const hits = await index.search(text, { k, mode, include: o.include, exclude: o.exclude });
+    if (o.json) {
+      printJson(io, { hits: hits.map(({ path: p, startLine, endLine, symbol, kind, score }) => ({ path: p, startLine, endLine, symbol, kind, score })) });
+    } else if (hits.length === 0) {
+      println(io, index.stats().chunks === 0 ? 'The index is empty. Run: codescout index' : 'No results.');
+    } else {
+      for (const h of hits) println(io, `${h.score.toFixed(4)}  ${h.path}:${h.startLine}-${h.endLine}  ${h.kind} ${h.parent ? `${h.parent}.` : ''}${h.symbol}`);
+    }
+    return 0;
+  } finally {
+    await index.close();
+  }
+}
+
+/** `codescout chunks <file>`: the chunk records of one file (a debugging aid). */
+export async function runChunks(io: CliIO, file: string, o: { json?: boolean; text?: boolean; model?: string }): Promise<number> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    throw new ConfigError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? error}. Pass an existing file.`, 'file', { cause: error });
+  }
+  const content = decodeSource(bytes);
+  const rel = path.relative(process.cwd(), path.resolve(file)).split(path.sep).join('/');
+  const language = detectLanguage(rel, content.slice(0, 200).split('\n')[0]) ?? 'text';
+  const chunker = new TreeSitterChunker({ maxTokens: resolveModelSpec(o.model ?? 'all-MiniLM-L6-v2').maxTokens });
+  const { chunks, warnings } = chunker.chunk({ path: rel, language, content });
+  for (const w of warnings) eprintln(io, `warning: ${w}`);
+  if (o.json) {
+    printJson(io, chunks.map(({ embedText, ...rest }) => (o.text ? { ...rest, embedText } : rest)));
+  } else {
+    for (const c of chunks) {
+      const part = c.part ? ` (part ${c.part.index}/${c.part.count})` : '';
+      println(io, `${String(c.startLine).padStart(5)}-${String(c.endLine).padEnd(5)} ${c.kind.padEnd(9)} ${c.parent ? `${c.parent}.` : ''}${c.symbol}${part}`);
+      if (o.text) println(io, c.embedText.replace(/^/gm, '      | '));
+    }
+  }
+  return 0;
+}
+
+/** Parses a positive integer option. @throws ConfigError naming the option. */
+export function parsePositiveInt(value: string, option: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new ConfigError(`${option} must be a positive whole number; got "${value}".`, option);
+  return n;
+}

@@ -1,0 +1,345 @@
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Chunker } from './chunk/chunker.js';
+import { TreeSitterChunker } from './chunk/tree-sitter-chunker.js';
+import { resolveConfig, DEFAULTS, type Config, type IndexOptions } from './config.js';
+import { discoverFiles } from './discover/index.js';
+import { createEmbedder } from './embed/create-embedder.js';
+import type { Embedder } from './embed/embedder.js';
+import { ConfigError, IndexCorruptError, IndexMismatchError } from './errors.js';
+import { indexDirFor } from './indexer/index-location.js';
+import { Indexer } from './indexer/indexer.js';
+import { PassCounters, type ProgressListener, type UpdateReport } from './indexer/update-report.js';
+import { compilePathGlobs } from './retrieve/path-globs.js';
+import { searchChunks, toHit, type ScoredChunk } from './retrieve/hybrid-search.js';
+import { Catalog } from './store/catalog.js';
+import { quarantineCorruptDatabase } from './store/catalog-open.js';
+import { createDebouncedSaver, type DebouncedSaver } from './store/debounced-saver.js';
+import { HNSW_FILE, HNSW_META_FILE } from './store/hnsw-file.js';
+import type { HnswStore } from './store/hnsw-store.js';
+import { openVectorStore, reconcileVectorStore } from './store/open-vector-store.js';
+import { acquireWriteLock } from './store/write-lock.js';
+import type { Hit, SearchMode, SourceFile } from './types.js';
+
+/** Options of {@link openIndex}. */
+export interface OpenIndexOptions extends IndexOptions {
+  /** Throw away an index written by another model (or damaged) and start again. */
+  rebuild?: boolean;
+  /** Use this embedder instead of provisioning the configured model (tests, custom models). */
+  embedder?: Embedder;
+  /** Chunker override. */
+  chunker?: Chunker;
+  /** Told about model provisioning and recovery steps. */
+  onProgress?: ProgressListener;
+}
+
+/** Options of {@link CodeIndex.search}. */
+export interface SearchOptions {
+  /** Results wanted (default 10). */
+  k?: number;
+  mode?: SearchMode;
+  include?: readonly string[];
+  exclude?: readonly string[];
+}
+
+/** Size and identity of an index. */
+export interface IndexStats {
+  readonly root: string;
+  readonly indexDir: string;
+  readonly model: string | null;
+  readonly dimension: number | null;
+  readonly revision: string | null;
+  readonly files: number;
+  readonly chunks: number;
+  readonly vectors: number;
+  readonly cachedVectors: number;
+  readonly bytesOnDisk: number;
+  readonly createdAt: string | null;
+  readonly updatedAt: string | null;
+  readonly schemaVersion: number | null;
+}
+
+/**
+ * Opens (creating when missing) the index of a root. Cheap: the model loads on the first write or vector search.
+ * @throws ConfigError for a bad root or cache dir, IndexMismatchError for an index of another model.
+ * @example
+ * const index = await openIndex({ root: '.' });
+ * await index.update();
+ * const hits = await index.search('where are requests throttled', { k: 5 });
+ * await index.close();
+ */
+export async function openIndex(options: OpenIndexOptions): Promise<CodeIndex> {
+  const config = resolveConfig(options);
+  const indexDir = indexDirFor(config.cacheDir, config.root);
+  try {
+    await mkdir(indexDir, { recursive: true });
+  } catch (error) {
+    throw new ConfigError(
+      `Cannot create the index folder ${indexDir}: ${(error as NodeJS.ErrnoException).code ?? error}. ` +
+        'Pass a writable --cache-dir (or set CODESCOUT_CACHE_DIR).',
+      'cacheDir',
+      { cause: error },
+    );
+  }
+  const notes: string[] = [];
+  let catalog: Catalog;
+  try {
+    catalog = Catalog.open(indexDir);
+  } catch (error) {
+    if (!(error instanceof IndexCorruptError)) throw error;
+    const moved = quarantineCorruptDatabase(indexDir);
+    notes.push(`The index database was damaged; moved it to ${moved} and started a fresh index.`);
+    options.onProgress?.({ phase: 'model', filesDone: 0, filesTotal: 0, chunksEmbedded: 0, message: notes.at(-1) });
+    catalog = Catalog.open(indexDir);
+  }
+  const manifest = catalog.getManifest();
+  if (manifest && (manifest.model !== config.model.id || manifest.dimension !== config.model.dimension)) {
+    if (!options.rebuild) {
+      catalog.close();
+      throw new IndexMismatchError(
+        `${indexDir} was built with ${manifest.model} (${manifest.dimension}d); the embedder is ${config.model.id} ` +
+          `(${config.model.dimension}d). Run: codescout index ${config.root} --rebuild (or pass --model ${manifest.model}).`,
+        indexDir,
+      );
+    }
+  }
+  if (options.rebuild) {
+    catalog.clear();
+    catalog.resetManifest();
+    await rm(path.join(indexDir, HNSW_FILE), { force: true });
+    await rm(path.join(indexDir, HNSW_META_FILE), { force: true });
+  }
+  const revision = catalog.getManifest()?.revision ?? options.embedder?.revision ?? config.model.onnxSha256;
+  const opened = openVectorStore({ indexDir, catalog, revision, dimension: config.model.dimension });
+  return new CodeIndex({ config, indexDir, catalog, vectors: opened.store, revision, notes, ...options });
+}
+
+/** One root's index: the catalog (truth), the vector store (derived) and, lazily, the embedder. */
+export class CodeIndex {
+  /** The complete configuration in force. */
+  readonly config: Config;
+  /** The folder holding this index's files. */
+  readonly indexDir: string;
+  /** Messages about recovery done while opening (damaged files moved aside, rebuilt vectors). */
+  readonly notes: readonly string[];
+  private readonly catalog: Catalog;
+  private readonly vectors: HnswStore;
+  private readonly saver: DebouncedSaver;
+  private readonly chunker: Chunker;
+  private embedderPromise: Promise<Embedder> | undefined;
+  private revision: string;
+  private seenGeneration: number;
+  private closed = false;
+
+  /** @internal use {@link openIndex}. */
+  constructor(o: {
+    config: Config;
+    indexDir: string;
+    catalog: Catalog;
+    vectors: HnswStore;
+    revision: string;
+    notes: string[];
+    embedder?: Embedder;
+    chunker?: Chunker;
+    onProgress?: ProgressListener;
+  }) {
+    this.config = o.config;
+    this.indexDir = o.indexDir;
+    this.catalog = o.catalog;
+    this.vectors = o.vectors;
+    this.revision = o.revision;
+    this.notes = o.notes;
+    this.seenGeneration = o.catalog.generation();
+    if (o.embedder) this.embedderPromise = Promise.resolve(o.embedder);
+    this.chunker = o.chunker ?? new TreeSitterChunker({ maxTokens: o.config.model.maxTokens });
+    this.saver = createDebouncedSaver(this.vectors, {
+      delayMs: DEFAULTS.hnswSaveDelayMs,
+      beforeSave: () => this.vectors.setGeneration(this.catalog.generation()),
+      onError: () => undefined, // flush() retries and reports; a failed background save loses nothing (SQLite holds the truth).
+    });
+  }
+
+  /** The embedder, provisioning and loading the model on first use. */
+  embedder(onProgress?: ProgressListener): Promise<Embedder> {
+    this.embedderPromise ??= createEmbedder({
+      spec: this.config.model,
+      modelDir: this.config.modelDir,
+      modelsDir: this.config.modelsDir,
+      offline: this.config.offline,
+      onStep: (message) => onProgress?.({ phase: 'model', filesDone: 0, filesTotal: 0, chunksEmbedded: 0, message }),
+    });
+    return this.embedderPromise;
+  }
+
+  /**
+   * Brings the index in line with the disk: discovers files, removes vanished or newly ignored ones,
+   * re-chunks changed ones and embeds only texts not in the cache. Takes the write lock for its duration.
+   * @throws IndexLockedError when another writer holds the lock past `lockWaitMs`.
+   */
+  async update(options: { onProgress?: ProgressListener; signal?: AbortSignal } = {}): Promise<UpdateReport> {
+    const started = performance.now();
+    const counters = new PassCounters();
+    await this.withWriteLock(options.onProgress, async (indexer) => {
+      options.onProgress?.({ phase: 'discover', filesDone: 0, filesTotal: 0, chunksEmbedded: 0 });
+      const found = await discoverFiles({
+        root: this.config.root,
+        include: this.config.include,
+        exclude: this.config.exclude,
+        maxFileBytes: this.config.maxFileBytes,
+      });
+      counters.skipped.push(...found.skipped);
+      const present = new Set(found.files.map((f) => f.path));
+      indexer.removeFiles(this.catalog.listFiles().map((f) => f.path).filter((p) => !present.has(p)), counters);
+      await indexer.indexFiles({ files: found.files, counters, onProgress: options.onProgress, signal: options.signal });
+    });
+    return this.report(counters, started);
+  }
+
+  /**
+   * Applies a change set: `files` (re)indexed through the incremental path, `removed` paths (files or folders,
+   * relative) dropped with everything below them. For the watcher and `reindex` of chosen paths.
+   */
+  async applyChanges(change: { files: readonly SourceFile[]; removed: readonly string[] }, options: { onProgress?: ProgressListener } = {}): Promise<UpdateReport> {
+    const started = performance.now();
+    const counters = new PassCounters();
+    await this.withWriteLock(options.onProgress, async (indexer) => {
+      if (change.removed.length > 0) {
+        const gone = new Set<string>();
+        const all = this.catalog.listFiles().map((f) => f.path);
+        for (const r of change.removed) {
+          const prefix = r.replace(/\/+$/, '') + '/';
+          for (const p of all) if (p === r || p.startsWith(prefix)) gone.add(p);
+        }
+        indexer.removeFiles([...gone], counters);
+      }
+      await indexer.indexFiles({ files: change.files, counters, onProgress: options.onProgress });
+    });
+    return this.report(counters, started);
+  }
+
+  /**
+   * One-shot search. `mode` defaults to hybrid (vector + BM25 fused by reciprocal rank).
+   * @throws ConfigError for a malformed include/exclude glob.
+   */
+  async search(text: string, options: SearchOptions = {}): Promise<Hit[]> {
+    return (await this.searchScored(text, options)).map(toHit);
+  }
+
+  /** Like {@link search} but keeps the raw evidence (similarity, BM25) and the chunk rows: for the retrieval loop. */
+  async searchScored(text: string, options: SearchOptions & { vector?: Float32Array } = {}): Promise<ScoredChunk[]> {
+    const mode = options.mode ?? 'hybrid';
+    const accept = compilePathGlobs(options.include, options.exclude);
+    this.syncWithCatalog();
+    const vector = mode === 'lexical' ? undefined : (options.vector ?? (await (await this.embedder()).embedQuery(text)));
+    return searchChunks({ catalog: this.catalog, vectors: this.vectors }, { mode, k: options.k ?? 10, vector, text, accept });
+  }
+
+  /** Counts and identity of the index. */
+  stats(): IndexStats {
+    const m = this.catalog.getManifest();
+    const s = this.catalog.stats();
+    return {
+      root: this.config.root,
+      indexDir: this.indexDir,
+      model: m?.model ?? null,
+      dimension: m?.dimension ?? null,
+      revision: m?.revision ?? null,
+      files: s.files,
+      chunks: s.chunks,
+      vectors: this.vectors.size,
+      cachedVectors: s.cachedVectors,
+      bytesOnDisk: s.dbBytes + this.vectors.bytesOnDisk(),
+      createdAt: m?.createdAt ?? null,
+      updatedAt: m?.updatedAt ?? null,
+      schemaVersion: m?.schemaVersion ?? null,
+    };
+  }
+
+  /** The catalog, for the retrieval loop and verification (read-mostly). */
+  get store(): { catalog: Catalog; vectors: HnswStore; revision: string } {
+    return { catalog: this.catalog, vectors: this.vectors, revision: this.revision };
+  }
+
+  /** Saves pending vector changes (when this process wrote), releases the model and closes the database. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.vectors.isDirty && this.ownsWrites) await this.withLockOnly(() => this.saver.flush());
+    this.saver.cancel();
+    this.catalog.close();
+    const embedder = await this.embedderPromise?.catch(() => undefined);
+    await embedder?.dispose();
+  }
+
+  private ownsWrites = false;
+
+  /** Reconciles the in-memory vectors when another process changed the catalog since we last looked. */
+  private syncWithCatalog(): void {
+    const generation = this.catalog.generation();
+    if (generation === this.seenGeneration) return;
+    reconcileVectorStore(this.vectors, { indexDir: this.indexDir, catalog: this.catalog, revision: this.revision, dimension: this.config.model.dimension });
+    this.seenGeneration = generation;
+  }
+
+  private async withLockOnly<T>(fn: () => Promise<T>): Promise<T> {
+    const lock = await acquireWriteLock(this.indexDir, { waitMs: Math.max(this.config.lockWaitMs, 10_000) });
+    try {
+      return await fn();
+    } finally {
+      await lock.release();
+    }
+  }
+
+  private async withWriteLock(onProgress: ProgressListener | undefined, fn: (indexer: Indexer) => Promise<void>): Promise<void> {
+    const lock = await acquireWriteLock(this.indexDir, { waitMs: this.config.lockWaitMs });
+    try {
+      const embedder = await this.embedder(onProgress);
+      this.ensureManifest(embedder);
+      this.syncWithCatalog();
+      this.ownsWrites = true;
+      const indexer = new Indexer({ catalog: this.catalog, vectors: this.vectors, chunker: this.chunker, embedder: async () => embedder });
+      try {
+        await fn(indexer);
+      } finally {
+        this.catalog.touch();
+        this.seenGeneration = this.catalog.generation();
+        this.saver.schedule();
+      }
+    } finally {
+      await lock.release();
+    }
+  }
+
+  /** Records the model on a new index, or refuses an embedder that differs from the one that wrote it. */
+  private ensureManifest(embedder: Embedder): void {
+    const manifest = this.catalog.getManifest();
+    if (!manifest) {
+      this.catalog.initManifest({ model: embedder.model, dimension: embedder.dimension, revision: embedder.revision, root: this.config.root });
+    } else {
+      this.catalog.assertCompatible(embedder);
+    }
+    if (this.revision !== embedder.revision) {
+      this.revision = embedder.revision;
+    }
+  }
+
+  private report(c: PassCounters, started: number): UpdateReport {
+    const s = this.catalog.stats();
+    return {
+      root: this.config.root,
+      files: s.files,
+      chunks: s.chunks,
+      filesChanged: c.filesChanged,
+      embedded: c.embedded,
+      reused: c.reused,
+      removed: c.removed,
+      skipped: c.skipped,
+      seconds: Number(((performance.now() - started) / 1000).toFixed(3)),
+    };
+  }
+
+  /** Saves the vector store now (under the write lock). For the watcher's shutdown and tests. */
+  async flush(): Promise<void> {
+    if (this.vectors.isDirty) await this.withLockOnly(() => this.saver.flush());
+  }
+}

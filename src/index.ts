@@ -1,0 +1,24 @@
+/**
+ * codescout's public API: open an index of a folder, keep it current, search it, and run the iterative
+ * retrieval loop. Everything a library user needs is exported from here; nothing else is public.
+ */
+export { openIndex, CodeIndex, type OpenIndexOptions, type SearchOptions, type IndexStats } from './code-index.js';
+export { resolveConfig, DEFAULTS, type IndexOptions, type Config } from './config.js';
+export type { UpdateReport, UpdateProgress, ProgressListener } from './indexer/update-report.js';
+export type { Chunk, ChunkKind, Hit, Language, SearchMode, SourceFile, SkippedFile } from './types.js';
+export type { Embedder, EmbedderIdentity } from './embed/embedder.js';
+export type { Chunker, ChunkInput, ChunkResult } from './chunk/chunker.js';
+export { MODELS, DEFAULT_MODEL_ID, type ModelSpec } from './embed/models.js';
+export { resolveModel } from './embed/provision-model.js';
+export { createEmbedder } from './embed/create-embedder.js';
+export { splitIdentifier, identifierTerms } from './chunk/identifiers.js';
+export {
+  CodeIndexError,
+  ConfigError,
+  ModelLoadError,
+  IndexMismatchError,
+  IndexLockedError,
+  IndexCorruptError,
+  ParseError,
+  AbortError,
+} from './errors.js';

@@ -1,0 +1,136 @@
+import type { CandidateChunk, CandidateFile, Evaluation, Evaluator } from './evaluator.js';
+import type { ResolvedTask } from './task.js';
+import { chunkStems, contentTerms, nameStems, type TaskTerm } from './terms.js';
+
+/**
+ * How similar a random chunk of this index is to the task: the mean and spread of cosine similarity over a
+ * sample of the index's own vectors. A candidate's similarity is read as a z-score against it, so the same
+ * number means the same thing on a small fixture and on a 50k-chunk repository.
+ */
+export interface SimilarityCalibration {
+  readonly mean: number;
+  readonly std: number;
+}
+
+/** What the default evaluator knows besides the candidates. */
+export interface DefaultEvaluatorContext {
+  readonly calibration: SimilarityCalibration;
+  /** Inverse document frequency of a lower-case word in the index (higher = rarer). */
+  readonly idf: (word: string) => number;
+  /** Identifiers referenced by a chunk whose definitions are indexed elsewhere: (names) -> defined names. */
+  readonly definedElsewhere: (names: readonly string[], path: string) => string[];
+}
+
+/** Weights and knees of the default evaluator, documented in README ("How relevance is calibrated"). */
+export const EVALUATOR_TUNING = Object.freeze({
+  /** z-score at which vector evidence starts to count, and the z-score at which it is full. */
+  zFloor: 1.5,
+  zFull: 5.5,
+  vectorWeight: 0.6,
+  lexicalWeight: 0.4,
+  /** Extra for task terms found in the symbol name or path, on top of the body coverage. */
+  nameBonus: 0.1,
+  /** Chunks that are not symbols (module glue, line windows, markdown) and tests weigh a little less. */
+  nonSymbolFactor: 0.9,
+  testFactor: 0.85,
+  /** A second and third matching chunk in the same file add a little. */
+  extraChunkBonus: 0.03,
+});
+
+const NON_SYMBOL_KINDS = new Set(['module', 'text', 'section']);
+const TEST_PATH = /(^|\/)(__tests__|tests?|spec|e2e)(\/|$)|\.(test|spec)\.[cm]?[jt]sx?$/;
+
+/**
+ * The deterministic default evaluator: calibrated similarity to the original task, IDF-weighted coverage of
+ * the task's terms (split identifiers, stems), name and path matches, and structural signals.
+ */
+export function createDefaultEvaluator(ctx: DefaultEvaluatorContext): Evaluator {
+  return {
+    evaluate(task: ResolvedTask, files: readonly CandidateFile[]): Evaluation[] {
+      const terms = contentTerms([task.text, ...task.keywords].join(' '));
+      const mentionsTests = terms.some((t) => /^(test|spec)/.test(t.stem));
+      return files.map((file) => evaluateFile({ file, terms, ctx, mentionsTests }));
+    },
+  };
+}
+
+interface ChunkJudgement {
+  readonly chunk: CandidateChunk;
+  readonly relevance: number;
+  readonly z: number;
+  readonly matched: TaskTerm[];
+  readonly nameMatched: TaskTerm[];
+}
+
+function evaluateFile(o: { file: CandidateFile; terms: TaskTerm[]; ctx: DefaultEvaluatorContext; mentionsTests: boolean }): Evaluation {
+  const { file, terms, ctx } = o;
+  const T = EVALUATOR_TUNING;
+  const totalIdf = terms.reduce((s, t) => s + ctx.idf(t.word), 0) || 1;
+  const isTest = TEST_PATH.test(file.path) && !o.mentionsTests;
+  const judged: ChunkJudgement[] = file.chunks.map((chunk) => {
+    const z = (chunk.taskSimilarity - ctx.calibration.mean) / (ctx.calibration.std || 1);
+    const vector = clamp01((z - T.zFloor) / (T.zFull - T.zFloor));
+    const stems = chunkStems({ text: chunk.text, symbol: chunk.symbol, parent: chunk.parent, path: file.path });
+    const names = nameStems({ symbol: chunk.symbol, parent: chunk.parent, path: file.path });
+    const matched = terms.filter((t) => stems.has(t.stem));
+    const nameMatched = terms.filter((t) => names.has(t.stem));
+    const coverage = matched.reduce((s, t) => s + ctx.idf(t.word), 0) / totalIdf;
+    const nameCoverage = nameMatched.reduce((s, t) => s + ctx.idf(t.word), 0) / totalIdf;
+    let relevance = T.vectorWeight * vector + T.lexicalWeight * coverage + T.nameBonus * nameCoverage;
+    if (NON_SYMBOL_KINDS.has(chunk.kind)) relevance *= T.nonSymbolFactor;
+    if (isTest) relevance *= T.testFactor;
+    return { chunk, relevance: clamp01(relevance), z, matched, nameMatched };
+  });
+  judged.sort((a, b) => b.relevance - a.relevance);
+  const best = judged[0]!;
+  const supporting = judged.slice(1, 3).filter((j) => j.relevance >= best.relevance * 0.6).length;
+  const relevance = round2(clamp01(best.relevance + supporting * T.extraChunkBonus));
+  const covered = new Set(judged.flatMap((j) => j.matched.map((t) => t.stem)));
+  const uncovered = terms.filter((t) => !covered.has(t.stem) && ctx.idf(t.word) > 1).map((t) => t.word);
+  const referenced = relevance >= 0.5 ? referencedIdentifiers(judged.filter((j) => j.relevance >= 0.5).map((j) => j.chunk)) : [];
+  const missingDefinitions = ctx.definedElsewhere(referenced, file.path).map((n) => `definition of ${n}`);
+  return {
+    path: file.path,
+    relevance,
+    reason: describe(best, file.chunks.length),
+    missingContext: [...missingDefinitions, ...uncovered.map((w) => `term "${w}"`)],
+    chunkRelevance: Object.fromEntries(judged.map((j) => [j.chunk.chunkId, round2(j.relevance)])),
+  };
+}
+
+function describe(best: ChunkJudgement, chunkCount: number): string {
+  const name = `${best.chunk.parent ? `${best.chunk.parent}.` : ''}${best.chunk.symbol}`;
+  const words = best.matched.map((t) => t.word);
+  const parts = [`${best.chunk.kind} ${name} has similarity ${best.chunk.taskSimilarity.toFixed(2)} (z ${best.z.toFixed(1)})`];
+  parts.push(words.length > 0 ? `matches ${words.slice(0, 5).join(', ')}` : 'matches no task term');
+  if (best.nameMatched.length > 0) parts.push(`name matches ${best.nameMatched.map((t) => t.word).slice(0, 3).join(', ')}`);
+  if (chunkCount > 1) parts.push(`${chunkCount} chunks hit`);
+  return `${parts.join('; ')}.`;
+}
+
+/** Identifiers a chunk uses that are probably defined elsewhere: called functions, constructed or referenced types. */
+export function referencedIdentifiers(chunks: readonly CandidateChunk[]): string[] {
+  const names = new Set<string>();
+  const own = new Set(chunks.flatMap((c) => [c.symbol, c.parent ?? '']));
+  for (const c of chunks) {
+    for (const m of c.text.matchAll(/\b(?:new\s+)?([A-Za-z_$][\w$]{2,})\s*(?:<[^<>()]*>)?\s*\(/g)) names.add(m[1]!);
+    for (const m of c.text.matchAll(/(?::|extends|implements|<|\|)\s*([A-Z][\w$]{2,})/g)) names.add(m[1]!);
+    for (const m of c.text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}/g)) {
+      for (const n of m[1]!.split(',')) {
+        const name = n.trim().split(/\s+as\s+/)[0]!.replace(/^type\s+/, '');
+        if (name.length > 2) names.add(name);
+      }
+    }
+  }
+  return [...names].filter((n) => !own.has(n) && !KEYWORD_CALLS.has(n));
+}
+
+const KEYWORD_CALLS = new Set(['if', 'for', 'while', 'switch', 'catch', 'function', 'return', 'typeof', 'super', 'require', 'import', 'Promise', 'Array', 'Object', 'String', 'Number', 'Boolean', 'Error', 'Map', 'Set', 'JSON', 'Math', 'Date', 'RegExp', 'Symbol']);
+
+function clamp01(x: number): number {
+  return Math.max(0, Math.min(1, x));
+}
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
+}

@@ -1,0 +1,99 @@
+import type { Catalog } from '../store/catalog.js';
+import type { ChunkRow } from '../store/catalog-types.js';
+import type { VectorStore } from '../store/vector-store.js';
+import type { Hit, SearchMode } from '../types.js';
+import type { PathPredicate } from './path-globs.js';
+
+/** Reciprocal-rank-fusion constant: larger flattens the head of each list. */
+export const RRF_K = 60;
+
+/** Weights of the two lists in the fusion (tuned on the dev sets, see bench/RESULTS.md). */
+export const FUSION_WEIGHTS = Object.freeze({ vector: 1, lexical: 1 });
+
+/** One candidate with the raw evidence of each list. */
+export interface ScoredChunk {
+  readonly row: ChunkRow;
+  /** Fused score (higher is better). */
+  readonly score: number;
+  /** Cosine similarity to the query vector, when the vector list saw it. */
+  readonly similarity?: number;
+  /** BM25 (higher is better), when the lexical list saw it. */
+  readonly bm25?: number;
+}
+
+/** What a search needs to reach. */
+export interface SearchSources {
+  readonly catalog: Catalog;
+  readonly vectors: VectorStore;
+}
+
+/** Options of {@link searchChunks}. */
+export interface SearchChunksOptions {
+  readonly mode: SearchMode;
+  readonly k: number;
+  /** The query vector (required for vector and hybrid). */
+  readonly vector?: Float32Array;
+  /** Free text for the lexical side (required for lexical and hybrid). */
+  readonly text?: string;
+  readonly accept?: PathPredicate;
+}
+
+/**
+ * One-shot search: nearest vectors, BM25, or both fused by weighted reciprocal rank.
+ * Path filters are applied before the final ranking (the vector side over-fetches until k pass).
+ */
+export function searchChunks(sources: SearchSources, o: SearchChunksOptions): ScoredChunk[] {
+  const depth = Math.max(o.k, 10) * (o.mode === 'hybrid' ? 3 : 1);
+  const vectorList = o.mode !== 'lexical' && o.vector ? vectorCandidates(sources, o.vector, depth, o.accept) : [];
+  const lexicalList =
+    o.mode !== 'vector' && o.text
+      ? sources.catalog.lexicalSearch(o.text, { k: depth, accept: o.accept }).map((h) => ({ rowId: h.rowId, score: h.score }))
+      : [];
+  const fused = new Map<number, { score: number; similarity?: number; bm25?: number }>();
+  vectorList.forEach((h, rank) => {
+    fused.set(h.rowId, { score: FUSION_WEIGHTS.vector / (RRF_K + rank + 1), similarity: h.similarity });
+  });
+  lexicalList.forEach((h, rank) => {
+    const entry = fused.get(h.rowId) ?? { score: 0 };
+    entry.score += FUSION_WEIGHTS.lexical / (RRF_K + rank + 1);
+    entry.bm25 = h.score;
+    fused.set(h.rowId, entry);
+  });
+  const ranked = [...fused.entries()].sort((a, b) => b[1].score - a[1].score).slice(0, o.k);
+  const rows = new Map(sources.catalog.getChunks(ranked.map(([id]) => id)).map((r) => [r.rowId, r]));
+  return ranked.flatMap(([id, e]) => {
+    const row = rows.get(id);
+    return row ? [{ row, score: e.score, similarity: e.similarity, bm25: e.bm25 }] : [];
+  });
+}
+
+/** Nearest vectors whose path passes the filter; widens the search until k pass or the store is exhausted. */
+function vectorCandidates(sources: SearchSources, vector: Float32Array, k: number, accept?: PathPredicate): Array<{ rowId: number; similarity: number }> {
+  const size = sources.vectors.size;
+  if (size === 0) return [];
+  let want = accept ? Math.min(size, k * 4) : Math.min(size, k);
+  for (;;) {
+    const hits = sources.vectors.query(vector, { k: want });
+    const rows = sources.catalog.getChunks(hits.map((h) => h.rowId));
+    const live = new Map(rows.map((r) => [r.rowId, r.path]));
+    const passed = hits.filter((h) => live.has(h.rowId) && (!accept || accept(live.get(h.rowId)!)));
+    if (passed.length >= k || want >= size) return passed.slice(0, k);
+    want = Math.min(size, want * 4);
+  }
+}
+
+/** A scored chunk as the public Hit. */
+export function toHit(c: ScoredChunk): Hit {
+  const { row } = c;
+  return {
+    chunkId: row.chunkId,
+    path: row.path,
+    startLine: row.startLine,
+    endLine: row.endLine,
+    symbol: row.symbol,
+    kind: row.kind,
+    parent: row.parent,
+    signature: row.signature,
+    score: Number(c.score.toFixed(6)),
+  };
+}

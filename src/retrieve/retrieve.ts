@@ -1,0 +1,218 @@
+import type { CodeIndex } from '../code-index.js';
+import type { ChunkRow } from '../store/catalog-types.js';
+import { calibrate, VectorSample } from './calibration.js';
+import { createDefaultEvaluator } from './default-evaluator.js';
+import type { CandidateChunk, CandidateFile, EvaluateFn, Evaluation, Evaluator } from './evaluator.js';
+import type { ScoredChunk } from './hybrid-search.js';
+import { combineQueryVector, dot } from './query-vector.js';
+import { refine, type CycleQuery, type HighChunk } from './refine.js';
+import type { CycleTrace, ResultFile, RetrievalResult, StopReason } from './retrieval-result.js';
+import { resolveTask, type ResolvedTask, type Task } from './task.js';
+
+/** Options of {@link retrieve}. */
+export interface RetrieveOptions {
+  /** Replaces the default evaluator (an LLM, a cross-encoder); may be async. */
+  evaluate?: EvaluateFn | Evaluator;
+  /** Chunks fetched per cycle before grouping by file. */
+  chunksPerCycle?: number;
+  /** Lower bound of the `related` band. */
+  relatedThreshold?: number;
+}
+
+/** Tuning of the loop's dispatch. */
+export const LOOP_TUNING = Object.freeze({ chunksPerCycle: 40, patternChunks: 12, relatedThreshold: 0.4, lowRelevance: 0.2 });
+
+const samples = new WeakMap<CodeIndex, VectorSample>();
+
+/** Best evidence so far for one file. */
+interface FileState {
+  evaluation: Evaluation;
+  cycle: number;
+  chunks: Map<string, { row: ChunkRow; relevance: number }>;
+}
+
+/**
+ * The iterative retrieval loop: DISPATCH (hybrid search) -> EVALUATE (relevance, reason, missing context per
+ * file) -> REFINE (learned terms, patterns, excludes, gaps, expanded query vector) -> LOOP, at most maxCycles;
+ * stops early with at least minHigh files >= highThreshold and no critical gap, or when a cycle adds nothing.
+ * @throws ConfigError for a bad task (empty text, bad globs or numbers).
+ * @example
+ * const { results, cycles } = await retrieve(index, { text: 'add rate limiting to the API endpoints' });
+ */
+export async function retrieve(index: CodeIndex, task: Task, options: RetrieveOptions = {}): Promise<RetrievalResult> {
+  const t = resolveTask(task);
+  const { catalog, revision } = index.store;
+  const embedder = await index.embedder();
+  const taskVector = await embedder.embedQuery([t.text, ...t.keywords].join(' '));
+  let sample = samples.get(index);
+  if (!sample) samples.set(index, (sample = new VectorSample()));
+  const calibration = calibrate(taskVector, sample.get(catalog, revision));
+  const totalChunks = Math.max(1, catalog.stats().chunks);
+  const idfCache = new Map<string, number>();
+  const idf = (word: string): number => {
+    const w = word.toLowerCase();
+    let v = idfCache.get(w);
+    if (v === undefined) {
+      const df = catalog.documentFrequencies([w]).get(w) ?? 0;
+      v = Math.log(1 + totalChunks / (1 + df));
+      idfCache.set(w, v);
+    }
+    return v;
+  };
+  const evaluator = toEvaluator(
+    options.evaluate ??
+      createDefaultEvaluator({
+        calibration,
+        idf,
+        definedElsewhere: (names, path) => {
+          const rows = catalog.getChunks(catalog.findSymbolRowIds(names, 100));
+          return [...new Set(rows.filter((r) => r.path !== path && !files.has(r.path)).map((r) => r.symbol))];
+        },
+      }),
+  );
+
+  const files = new Map<string, FileState>();
+  const cycles: CycleTrace[] = [];
+  let query: CycleQuery = { text: t.text, keywords: t.keywords, patterns: [], excludes: [], focusAreas: t.focusAreas };
+  let vector = taskVector;
+  let lookups: string[] = [];
+  let stoppedBecause: StopReason = 'max-cycles';
+
+  for (let n = 1; n <= t.maxCycles; n++) {
+    const started = performance.now();
+    const scored = await dispatch({ index, t, query, vector, lookups, chunksPerCycle: options.chunksPerCycle ?? LOOP_TUNING.chunksPerCycle });
+    const candidates = toCandidates(scored, taskVector, catalog.vectorsForRows(scored.map((s) => s.row.rowId), revision));
+    const evaluations = await evaluator.evaluate(t, candidates);
+    const newFiles = merge({ files, evaluations, candidates: scored, cycle: n });
+    const ranked = [...files.values()].sort((a, b) => b.evaluation.relevance - a.evaluation.relevance);
+    const high = ranked.filter((f) => f.evaluation.relevance >= t.highThreshold);
+    const highChunks: HighChunk[] = (high.length > 0 ? high : ranked.filter((f) => f.evaluation.relevance >= 0.5).slice(0, 3)).flatMap((f) =>
+      [...f.chunks.values()].sort((a, b) => b.relevance - a.relevance).slice(0, 3).map(({ row }) => ({ path: row.path, symbol: row.symbol, parent: row.parent, text: row.text })),
+    );
+    const refinement = refine({ task: t, query, evaluations: ranked.map((f) => f.evaluation), highChunks, highThreshold: t.highThreshold, idf });
+    const criticalGaps = refinement.lookupSymbols;
+    cycles.push({
+      n,
+      query,
+      hits: scored.length,
+      high: high.length,
+      newTerms: refinement.newTerms,
+      excluded: refinement.excluded,
+      gaps: refinement.gaps,
+      newFiles,
+      ms: Math.round(performance.now() - started),
+    });
+    if (high.length >= t.minHigh && criticalGaps.length === 0) {
+      stoppedBecause = 'enough';
+      break;
+    }
+    if (n > 1 && newFiles === 0) {
+      stoppedBecause = 'no-progress';
+      break;
+    }
+    if (n === t.maxCycles) break;
+    // REFINE -> next query vector from the task, the high hits, and the learned terms and gaps.
+    const highRows = highChunks.length > 0 ? ranked.slice(0, 5).flatMap((f) => [...f.chunks.values()].slice(0, 2).map((c) => c.row.rowId)) : [];
+    const excludedRows = ranked.filter((f) => f.evaluation.relevance < LOOP_TUNING.lowRelevance).slice(0, 10).flatMap((f) => [...f.chunks.values()].slice(0, 1).map((c) => c.row.rowId));
+    const expansion = refinement.expansionText.trim() ? await embedder.embedQuery(refinement.expansionText) : undefined;
+    vector = combineQueryVector({
+      task: taskVector,
+      high: catalog.vectorsForRows(highRows, revision).map((r) => r.vector),
+      expansion,
+      excluded: catalog.vectorsForRows(excludedRows, revision).map((r) => r.vector),
+    });
+    query = refinement.query;
+    lookups = refinement.lookupSymbols;
+  }
+
+  const ranked = [...files.values()].sort((a, b) => b.evaluation.relevance - a.evaluation.relevance || a.evaluation.path.localeCompare(b.evaluation.path));
+  const relatedThreshold = options.relatedThreshold ?? LOOP_TUNING.relatedThreshold;
+  return {
+    results: ranked.filter((f) => f.evaluation.relevance >= t.highThreshold).map(toResultFile),
+    related: ranked.filter((f) => f.evaluation.relevance < t.highThreshold && f.evaluation.relevance >= relatedThreshold).map(toResultFile),
+    cycles,
+    stoppedBecause,
+  };
+}
+
+/** DISPATCH: hybrid search with the current vector and terms (within the task's patterns, minus excludes), plus
+ * a search inside learned patterns and direct lookups of gap symbols. */
+async function dispatch(o: { index: CodeIndex; t: ResolvedTask; query: CycleQuery; vector: Float32Array; lookups: string[]; chunksPerCycle: number }): Promise<ScoredChunk[]> {
+  const { index, t, query, vector } = o;
+  const lexicalText = [query.text, ...query.keywords].join(' ');
+  const exclude = [...t.excludes, ...query.excludes];
+  const main = await index.searchScored(lexicalText, { k: o.chunksPerCycle, mode: 'hybrid', vector, include: t.patterns, exclude });
+  const out = new Map(main.map((s) => [s.row.rowId, s]));
+  if (query.patterns.length > 0) {
+    const include = t.patterns.length > 0 ? t.patterns : query.patterns;
+    for (const s of await index.searchScored(lexicalText, { k: LOOP_TUNING.patternChunks, mode: 'hybrid', vector, include, exclude })) {
+      if (!out.has(s.row.rowId)) out.set(s.row.rowId, s);
+    }
+  }
+  if (o.lookups.length > 0) {
+    const { catalog } = index.store;
+    for (const row of catalog.getChunks(catalog.findSymbolRowIds(o.lookups, 12))) {
+      if (!out.has(row.rowId) && !exclude.includes(row.path)) out.set(row.rowId, { row, score: 0 });
+    }
+  }
+  return [...out.values()];
+}
+
+function toCandidates(scored: readonly ScoredChunk[], taskVector: Float32Array, vectors: Array<{ rowId: number; vector: Float32Array }>): CandidateFile[] {
+  const sims = new Map(vectors.map((v) => [v.rowId, dot(taskVector, v.vector)]));
+  const byFile = new Map<string, CandidateChunk[]>();
+  scored.forEach((s, rank) => {
+    const r = s.row;
+    const list = byFile.get(r.path) ?? [];
+    list.push({
+      rowId: r.rowId, chunkId: r.chunkId, symbol: r.symbol, kind: r.kind, parent: r.parent, signature: r.signature,
+      startLine: r.startLine, endLine: r.endLine, text: r.text, taskSimilarity: sims.get(r.rowId) ?? 0, rank,
+    });
+    byFile.set(r.path, list);
+  });
+  return [...byFile.entries()].map(([path, chunks]) => ({ path, chunks }));
+}
+
+/** Keeps the best evaluation per file and the best relevance per chunk; returns files new with relevance >= 0.2. */
+function merge(o: { files: Map<string, FileState>; evaluations: readonly Evaluation[]; candidates: readonly ScoredChunk[]; cycle: number }): number {
+  const rowsByFile = new Map<string, ChunkRow[]>();
+  for (const c of o.candidates) rowsByFile.set(c.row.path, [...(rowsByFile.get(c.row.path) ?? []), c.row]);
+  let fresh = 0;
+  for (const e of o.evaluations) {
+    const relevance = Math.max(0, Math.min(1, Number.isFinite(e.relevance) ? e.relevance : 0));
+    const evaluation = { ...e, relevance };
+    const state = o.files.get(e.path);
+    if (!state) {
+      if (relevance >= LOOP_TUNING.lowRelevance) fresh++;
+      o.files.set(e.path, { evaluation, cycle: o.cycle, chunks: new Map() });
+    } else if (relevance > state.evaluation.relevance) {
+      state.evaluation = evaluation;
+      state.cycle = o.cycle;
+    }
+    const target = o.files.get(e.path)!;
+    for (const row of rowsByFile.get(e.path) ?? []) {
+      const r = e.chunkRelevance?.[row.chunkId] ?? relevance;
+      const prev = target.chunks.get(row.chunkId);
+      if (!prev || r > prev.relevance) target.chunks.set(row.chunkId, { row, relevance: r });
+    }
+  }
+  return fresh;
+}
+
+function toResultFile(f: FileState): ResultFile {
+  const chunks = [...f.chunks.values()]
+    .sort((a, b) => b.relevance - a.relevance || a.row.startLine - b.row.startLine)
+    .map(({ row, relevance }) => ({ symbol: row.symbol, kind: row.kind, parent: row.parent, startLine: row.startLine, endLine: row.endLine, relevance }));
+  return {
+    path: f.evaluation.path,
+    relevance: f.evaluation.relevance,
+    reason: f.evaluation.reason,
+    chunks,
+    missingContext: f.evaluation.missingContext,
+    cycle: f.cycle,
+  };
+}
+
+function toEvaluator(e: EvaluateFn | Evaluator): Evaluator {
+  return typeof e === 'function' ? { evaluate: e } : e;
+}

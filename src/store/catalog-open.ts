@@ -1,0 +1,121 @@
+import Database from 'better-sqlite3';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError, IndexCorruptError, IndexMismatchError } from '../errors.js';
+import { createSchema, isEmptyDatabase, readSchemaVersion, SCHEMA_VERSION } from './schema.js';
+
+/** File name of the catalog inside an index directory. */
+export const CATALOG_FILE = 'catalog.sqlite';
+
+/** How long a statement waits for another connection's lock before failing with SQLITE_BUSY, in ms. */
+export const BUSY_TIMEOUT_MS = 5000;
+
+/** Absolute path of the catalog database of `indexDir`. */
+export function catalogPath(indexDir: string): string {
+  return join(indexDir, CATALOG_FILE);
+}
+
+/** Options of `openCatalogDatabase`. */
+export interface OpenDatabaseOptions {
+  /** Open without writing anything; the catalog must exist. */
+  readonly readonly?: boolean;
+  /** Run `PRAGMA quick_check` on open (default true); O(database size). */
+  readonly quickCheck?: boolean;
+}
+
+/**
+ * Opens (and, unless readonly, creates) the catalog database of `indexDir` with WAL, busy timeout,
+ * synchronous=NORMAL and foreign keys, and checks it.
+ * Throws IndexCorruptError when the file is not a SQLite database or fails quick_check,
+ * IndexMismatchError when it has another schema version or is not a codescout catalog,
+ * ConfigError when `readonly` is set and there is no catalog.
+ */
+export function openCatalogDatabase(indexDir: string, options: OpenDatabaseOptions = {}): Database.Database {
+  const path = catalogPath(indexDir);
+  const readonly = options.readonly ?? false;
+  if (readonly && !existsSync(path)) throw missingIndexError(indexDir, path);
+  if (!readonly) mkdirSync(indexDir, { recursive: true });
+
+  let db: Database.Database;
+  try {
+    db = new Database(path, { readonly, fileMustExist: readonly });
+  } catch (error) {
+    throw isCorruptionError(error) ? corruptError(path, error) : error;
+  }
+  try {
+    configure(db, readonly);
+    if (options.quickCheck ?? true) assertQuickCheck(db, path);
+    ensureSchema(db, { indexDir, path, readonly });
+    return db;
+  } catch (error) {
+    db.close();
+    throw isCorruptionError(error) ? corruptError(path, error) : error;
+  }
+}
+
+function configure(db: Database.Database, readonly: boolean): void {
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  // The first real read of the header happens here, so a garbage file fails with SQLITE_NOTADB.
+  if (readonly) db.pragma('schema_version');
+  else db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+}
+
+function assertQuickCheck(db: Database.Database, path: string): void {
+  const rows = db.pragma('quick_check') as Array<{ quick_check: string }>;
+  const problems = rows.map((r) => r.quick_check).filter((r) => r !== 'ok');
+  if (problems.length > 0) throw corruptError(path, new Error(problems.slice(0, 5).join('; ')));
+}
+
+function ensureSchema(db: Database.Database, at: { indexDir: string; path: string; readonly: boolean }): void {
+  const version = readSchemaVersion(db);
+  if (version === SCHEMA_VERSION) return;
+  if (version === null && isEmptyDatabase(db)) {
+    if (at.readonly) throw missingIndexError(at.indexDir, at.path);
+    db.transaction(() => createSchema(db))();
+    return;
+  }
+  const found = version === null ? 'is not a codescout catalog' : `has schema version ${version}`;
+  throw new IndexMismatchError(
+    `${at.path} ${found}; this codescout expects schema version ${SCHEMA_VERSION}. ` +
+      'Rebuild the index: codescout index --rebuild',
+    at.indexDir,
+  );
+}
+
+/** True for SQLite errors that mean the file is damaged or not a database at all. */
+export function isCorruptionError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT'));
+}
+
+function corruptError(path: string, cause: unknown): IndexCorruptError {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return new IndexCorruptError(
+    `Catalog ${path} is damaged (${reason}). Move it aside and rebuild: codescout index --rebuild`,
+    path,
+    { cause },
+  );
+}
+
+function missingIndexError(indexDir: string, path: string): ConfigError {
+  return new ConfigError(`No index at ${indexDir} (${path} is missing). Build it first: codescout index`, 'indexDir');
+}
+
+/**
+ * Renames a damaged catalog (and its -wal / -shm files) to `catalog.sqlite.corrupt-<timestamp>` so a
+ * rebuild can start fresh while the evidence is kept. Returns the new path of the main file.
+ * Throws the fs error when the catalog cannot be renamed (ENOENT when it is missing).
+ */
+export function quarantineCorruptDatabase(indexDir: string): string {
+  const path = catalogPath(indexDir);
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const target = `${path}.corrupt-${stamp}`;
+  renameSync(path, target);
+  for (const suffix of ['-wal', '-shm']) {
+    // The side files belong to the damaged database; left in place they would be applied to the new one.
+    if (existsSync(path + suffix)) renameSync(path + suffix, target + suffix);
+  }
+  return target;
+}

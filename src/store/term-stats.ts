@@ -1,0 +1,29 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * Document frequency of lower-case words in the FTS index, through a temp fts5vocab view (no schema change,
+ * nothing written to the database file). Words not in the index are 0.
+ */
+export function documentFrequencies(db: Database.Database, words: readonly string[]): Map<string, number> {
+  const out = new Map<string, number>();
+  if (words.length === 0) return out;
+  db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_vocab USING fts5vocab(main, 'chunks_fts', 'row')");
+  const rows = db
+    .prepare('SELECT term, doc FROM temp.chunks_vocab WHERE term IN (SELECT value FROM json_each(?))')
+    .all(JSON.stringify(words.map((w) => w.toLowerCase()))) as Array<{ term: string; doc: number }>;
+  for (const w of words) out.set(w, 0);
+  for (const r of rows) out.set(r.term, r.doc);
+  return out;
+}
+
+/** Row ids of symbol chunks (not module glue) whose symbol is one of `names`, at most `limit`. */
+export function symbolRowIds(db: Database.Database, names: readonly string[], limit: number): number[] {
+  if (names.length === 0) return [];
+  return db
+    .prepare(
+      `SELECT id FROM chunks WHERE symbol IN (SELECT value FROM json_each(?)) AND kind NOT IN ('module', 'text', 'section')
+       ORDER BY id LIMIT ?`,
+    )
+    .pluck()
+    .all(JSON.stringify(names), limit) as number[];
+}
