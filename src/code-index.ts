@@ -1,7 +1,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Chunker } from './chunk/chunker.js';
-import { TreeSitterChunker } from './chunk/tree-sitter-chunker.js';
+import { MultiLanguageChunker } from './chunk/multi-language-chunker.js';
 import { resolveConfig, DEFAULTS, type Config, type IndexOptions } from './config.js';
 import { discoverFiles } from './discover/index.js';
 import { createEmbedder } from './embed/create-embedder.js';
@@ -151,7 +151,7 @@ export class CodeIndex {
     this.notes = o.notes;
     this.seenGeneration = o.catalog.generation();
     if (o.embedder) this.embedderPromise = Promise.resolve(o.embedder);
-    this.chunker = o.chunker ?? new TreeSitterChunker({ maxTokens: o.config.model.maxTokens });
+    this.chunker = o.chunker ?? new MultiLanguageChunker({ maxTokens: o.config.model.maxTokens });
     this.saver = createDebouncedSaver(this.vectors, {
       delayMs: DEFAULTS.hnswSaveDelayMs,
       beforeSave: () => this.vectors.setGeneration(this.catalog.generation()),

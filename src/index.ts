@@ -22,3 +22,8 @@ export {
   ParseError,
   AbortError,
 } from './errors.js';
+export { retrieve, type RetrieveOptions } from './retrieve/retrieve.js';
+export type { Task, ResolvedTask } from './retrieve/task.js';
+export type { Evaluator, EvaluateFn, Evaluation, CandidateFile, CandidateChunk } from './retrieve/evaluator.js';
+export type { RetrievalResult, ResultFile, ResultChunk, CycleTrace, StopReason } from './retrieve/retrieval-result.js';
+export type { CycleQuery } from './retrieve/refine.js';

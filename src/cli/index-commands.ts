@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { TreeSitterChunker } from '../chunk/tree-sitter-chunker.js';
+import { MultiLanguageChunker } from '../chunk/multi-language-chunker.js';
 import { openIndex, type OpenIndexOptions } from '../code-index.js';
 import { resolveModelSpec } from '../config.js';
 import { decodeSource } from '../chunk/decode-source.js';
@@ -101,7 +101,7 @@ export async function runChunks(io: CliIO, file: string, o: { json?: boolean; te
   const content = decodeSource(bytes);
   const rel = path.relative(process.cwd(), path.resolve(file)).split(path.sep).join('/');
   const language = detectLanguage(rel, content.slice(0, 200).split('\n')[0]) ?? 'text';
-  const chunker = new TreeSitterChunker({ maxTokens: resolveModelSpec(o.model ?? 'all-MiniLM-L6-v2').maxTokens });
+  const chunker = new MultiLanguageChunker({ maxTokens: resolveModelSpec(o.model ?? 'all-MiniLM-L6-v2').maxTokens });
   const { chunks, warnings } = chunker.chunk({ path: rel, language, content });
   for (const w of warnings) eprintln(io, `warning: ${w}`);
   if (o.json) {
