@@ -255,6 +255,28 @@ export class CodeIndex {
     };
   }
 
+  /**
+   * Checks the index end to end: SQLite integrity, FTS rows, a cached vector for every chunk, vector-store
+   * labels equal to chunk rows (after a reload from disk), and the manifest. Returns one line per problem.
+   */
+  verify(): string[] {
+    const problems = this.catalog.integrityCheck();
+    const manifest = this.catalog.getManifest();
+    const live = this.catalog.liveRowIds();
+    if (live.length > 0 && !manifest) problems.push('manifest: chunks exist but no model is recorded');
+    if (manifest && manifest.dimension !== this.config.model.dimension) {
+      problems.push(`manifest: dimension ${manifest.dimension} differs from the model's ${this.config.model.dimension}`);
+    }
+    this.syncWithCatalog();
+    const labels = new Set(this.vectors.rowIds());
+    const missing = live.filter((id) => !labels.has(id));
+    const liveSet = new Set(live);
+    const extra = [...labels].filter((id) => !liveSet.has(id));
+    if (missing.length > 0) problems.push(`vectors: ${missing.length} chunks have no vector in the HNSW index`);
+    if (extra.length > 0) problems.push(`vectors: ${extra.length} HNSW labels have no chunk`);
+    return problems;
+  }
+
   /** The catalog, for the retrieval loop and verification (read-mostly). */
   get store(): { catalog: Catalog; vectors: HnswStore; revision: string } {
     return { catalog: this.catalog, vectors: this.vectors, revision: this.revision };

@@ -59,7 +59,7 @@ export interface Chunk {
   readonly text: string;
   /** The text handed to the embedder: a short header (path, kind, qualified name, signature, doc) + code. */
   readonly embedText: string;
-  /** sha256 (hex) of embedText: the key of the embedding cache. */
+  /** sha256 (hex) of embedText without its first (path) line: the key of the embedding cache, so renames reuse vectors. */
   readonly hash: string;
   /** `{ index, count }` when a big symbol was split into parts, else undefined. */
   readonly part?: { readonly index: number; readonly count: number };

@@ -109,7 +109,9 @@ export function buildChunk(
     endLine,
     text,
     embedText,
-    hash: sha256(embedText),
+    // The cache key leaves out the header's path line: a renamed or moved file keeps its vectors (nothing is
+    // embedded again); the path words baked into such a vector are those of the path it was first embedded at.
+    hash: sha256(embedText.slice(embedText.indexOf('\n') + 1)),
   };
   return options.part === undefined ? chunk : { ...chunk, part: options.part };
 }
