@@ -2,6 +2,9 @@ import cliProgress from 'cli-progress';
 import type { ProgressListener } from '../indexer/update-report.js';
 import { eprintln, type CliIO } from './output.js';
 
+/** At most one plain progress line per this many ms when stderr is not a terminal. */
+const PLAIN_LINE_INTERVAL_MS = 1000;
+
 /**
  * A progress listener for people: a bar (files, chunks embedded, ETA) on a TTY, a few plain lines otherwise.
  * Progress goes to stderr so stdout stays clean for results and --json.
@@ -29,7 +32,7 @@ export function createProgressReporter(io: CliIO, enabled: boolean): { listener:
       );
       if (!bar.isActive) bar.start(p.filesTotal, 0, { chunks: 0 });
       bar.update(p.filesDone, { chunks: p.chunksEmbedded });
-    } else if (Date.now() - lastPlain > 5000 || p.filesDone === p.filesTotal) {
+    } else if (Date.now() - lastPlain >= PLAIN_LINE_INTERVAL_MS || p.filesDone === p.filesTotal) {
       lastPlain = Date.now();
       eprintln(io, `indexing: ${p.filesDone}/${p.filesTotal} files, ${p.chunksEmbedded} chunks embedded`);
     }

@@ -1,0 +1,82 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The CLI entry point (built by `npm test`'s build step). */
+export const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/codescout.js');
+
+/** Output and exit code of one CLI run. */
+export interface CliRun {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Environment for CLI children: offline (no hub probe), no inherited cache dir. */
+export function cliEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env, CODESCOUT_OFFLINE: '1', ...extra };
+  delete env.CODESCOUT_CACHE_DIR;
+  return env;
+}
+
+/** Starts the CLI as a child process (no shell). */
+export function spawnCli(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): ChildProcess {
+  return spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: cliEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** Runs the CLI to completion. */
+export function runCli(args: readonly string[], options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawnCli(args, options);
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`codescout ${args.join(' ')} timed out; stderr: ${stderr}`));
+    }, options.timeoutMs ?? 120_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+/** Resolves when the child's stream has printed text matching `pattern`; rejects on timeout or exit. */
+export function waitForOutput(child: ChildProcess, stream: 'stdout' | 'stderr', pattern: RegExp, timeoutMs = 60_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const onData = (d: Buffer): void => {
+      seen += d.toString();
+      const m = seen.match(pattern);
+      if (m) {
+        cleanup();
+        resolve(m[0]);
+      }
+    };
+    const onExit = (): void => {
+      cleanup();
+      reject(new Error(`process exited before printing ${pattern}; saw: ${seen.slice(-500)}`));
+    };
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(new Error(`timed out waiting for ${pattern}; saw: ${seen.slice(-500)}`));
+    }, timeoutMs);
+    const cleanup = (): void => {
+      clearTimeout(timer);
+      child[stream]!.off('data', onData);
+      child.off('exit', onExit);
+    };
+    child[stream]!.on('data', onData);
+    child.on('exit', onExit);
+  });
+}
+
+/** Resolves with the exit code/signal once the child has exited. */
+export function waitForExit(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
+  return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+}
