@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { CodeIndexError } from './errors.js';
 import { runChunks, runIndex, runSearch, runStatus } from './cli/index-commands.js';
 import { modelFetch, modelList } from './cli/model-command.js';
+import { runQuery } from './cli/query-command.js';
 import { eprintln, type CliIO } from './cli/output.js';
 
 /** Exit code for bad usage (unknown flag, bad option value). */
@@ -62,6 +63,19 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--exclude <globs>', 'leave out paths matching these globs', collect, [])
     .option('--json', 'machine-readable output')
     .action(async (text: string, opts) => setExit(await runSearch(io, text, opts)));
+  program
+    .command('query <text>')
+    .description('the iterative retrieval loop: search, evaluate, refine, up to --max-cycles times')
+    .option('--root <dir>', 'the indexed folder (default: current folder)')
+    .option('--cache-dir <dir>', 'where indexes live')
+    .option('--model <id>', 'embedding model id')
+    .option('--keywords <words>', 'extra keywords (comma-separated, repeatable)', collect, [])
+    .option('--patterns <globs>', 'search only within these globs', collect, [])
+    .option('--exclude <globs>', 'leave out paths matching these globs', collect, [])
+    .option('--max-cycles <n>', 'most cycles (1-5)', '3')
+    .option('--single', 'one cycle only (the one-shot baseline)')
+    .option('--json', 'print the full result with the cycle trace')
+    .action(async (text: string, opts) => setExit(await runQuery(io, text, opts)));
   program
     .command('chunks <file>')
     .description('print the chunk records of one file')

@@ -1,7 +1,7 @@
 import { identifierTerms, splitIdentifier } from '../chunk/identifiers.js';
 import type { Evaluation } from './evaluator.js';
 import type { ResolvedTask } from './task.js';
-import { CODE_NOISE, contentTerms, stem } from './terms.js';
+import { contentTerms, isNoiseWord, stem } from './terms.js';
 
 /** The query of one cycle, as the trace shows it. */
 export interface CycleQuery {
@@ -90,7 +90,7 @@ export function distinctiveTerms(chunks: readonly HighChunk[], knownStems: Reado
   const minDf = chunks.length >= 3 ? 2 : 1;
   const seenStems = new Set(knownStems);
   return [...df.entries()]
-    .filter(([t, n]) => n >= minDf && t.length >= 3 && !CODE_NOISE.has(t) && !/^\d/.test(t))
+    .filter(([t, n]) => n >= minDf && t.length >= 3 && !isNoiseWord(t) && !/^\d/.test(t))
     .map(([t, n]) => ({ t, score: n * idf(t) }))
     .sort((a, b) => b.score - a.score || a.t.localeCompare(b.t))
     .filter(({ t }) => {

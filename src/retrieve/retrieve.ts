@@ -66,12 +66,14 @@ export async function retrieve(index: CodeIndex, task: Task, options: RetrieveOp
         idf,
         definedElsewhere: (names, path) => {
           const rows = catalog.getChunks(catalog.findSymbolRowIds(names, 100));
-          return [...new Set(rows.filter((r) => r.path !== path && !files.has(r.path)).map((r) => r.symbol))];
+          // A definition in a file already evaluated (now or in an earlier cycle) is no longer missing.
+          return [...new Set(rows.filter((r) => r.path !== path && !seenPaths.has(r.path)).map((r) => r.symbol))];
         },
       }),
   );
 
   const files = new Map<string, FileState>();
+  const seenPaths = new Set<string>();
   const cycles: CycleTrace[] = [];
   let query: CycleQuery = { text: t.text, keywords: t.keywords, patterns: [], excludes: [], focusAreas: t.focusAreas };
   let vector = taskVector;
@@ -82,6 +84,7 @@ export async function retrieve(index: CodeIndex, task: Task, options: RetrieveOp
     const started = performance.now();
     const scored = await dispatch({ index, t, query, vector, lookups, chunksPerCycle: options.chunksPerCycle ?? LOOP_TUNING.chunksPerCycle });
     const candidates = toCandidates(scored, taskVector, catalog.vectorsForRows(scored.map((s) => s.row.rowId), revision));
+    for (const c of candidates) seenPaths.add(c.path);
     const evaluations = await evaluator.evaluate(t, candidates);
     const newFiles = merge({ files, evaluations, candidates: scored, cycle: n });
     const ranked = [...files.values()].sort((a, b) => b.evaluation.relevance - a.evaluation.relevance);
@@ -152,7 +155,8 @@ async function dispatch(o: { index: CodeIndex; t: ResolvedTask; query: CycleQuer
   if (o.lookups.length > 0) {
     const { catalog } = index.store;
     for (const row of catalog.getChunks(catalog.findSymbolRowIds(o.lookups, 12))) {
-      if (!out.has(row.rowId) && !exclude.includes(row.path)) out.set(row.rowId, { row, score: 0 });
+      // Definitions are looked up even in excluded files: the gap names them explicitly.
+      if (!out.has(row.rowId) && !t.excludes.includes(row.path)) out.set(row.rowId, { row, score: 0 });
     }
   }
   return [...out.values()];

@@ -26,6 +26,11 @@ export const CODE_NOISE = new Set([
   'constructor', 'super', 'console', 'log', 'json', 'parse', 'stringify', 'math', 'max', 'min', 'ts', 'js',
 ]);
 
+/** True for words that never make a useful search term: stop words, request verbs, language keywords. */
+export function isNoiseWord(word: string): boolean {
+  return TASK_NOISE.has(word) || CODE_NOISE.has(word);
+}
+
 /** The stem of a lower-case word (Porter), so "limits", "limiting" and "limited" meet. */
 export function stem(word: string): string {
   return stemmer(word.toLowerCase());

@@ -1,0 +1,61 @@
+import { openIndex } from '../code-index.js';
+import { retrieve } from '../retrieve/retrieve.js';
+import type { ResultFile, RetrievalResult } from '../retrieve/retrieval-result.js';
+import { indexOptions, parsePositiveInt, type IndexCliOptions } from './index-commands.js';
+import { printJson, println, type CliIO } from './output.js';
+
+/** Options of `codescout query`. */
+export interface QueryCliOptions extends IndexCliOptions {
+  root?: string;
+  keywords?: string[];
+  patterns?: string[];
+  exclude?: string[];
+  maxCycles?: string;
+  single?: boolean;
+}
+
+/** `codescout query "<text>"`: the iterative retrieval loop. */
+export async function runQuery(io: CliIO, text: string, o: QueryCliOptions): Promise<number> {
+  const maxCycles = o.single ? 1 : parsePositiveInt(o.maxCycles ?? '3', '--max-cycles');
+  const index = await openIndex(indexOptions(o.root, o));
+  try {
+    const result = await retrieve(index, { text, keywords: o.keywords, patterns: o.patterns, excludes: o.exclude, maxCycles });
+    if (o.json) printJson(io, result);
+    else printHuman(io, result, index.stats().chunks);
+    return 0;
+  } finally {
+    await index.close();
+  }
+}
+
+function printHuman(io: CliIO, r: RetrievalResult, chunks: number): void {
+  if (chunks === 0) {
+    println(io, 'The index is empty. Run: codescout index');
+    return;
+  }
+  if (r.results.length === 0) println(io, 'No file reached the high-relevance band.');
+  for (const f of r.results) printFile(io, f);
+  if (r.related.length > 0) {
+    println(io, '');
+    println(io, 'related:');
+    for (const f of r.related) printFile(io, f);
+  }
+  println(io, '');
+  println(io, `cycles (stopped: ${r.stoppedBecause}):`);
+  for (const c of r.cycles) {
+    println(io, `  ${c.n}. ${c.hits} hits, ${c.newFiles} new files, ${c.high} high, ${c.ms} ms`);
+    if (c.query.keywords.length > 0) println(io, `     keywords: ${c.query.keywords.join(', ')}`);
+    if (c.newTerms.length > 0) println(io, `     learned:  ${c.newTerms.join(', ')}`);
+    if (c.excluded.length > 0) println(io, `     excluded: ${c.excluded.slice(0, 5).join(', ')}${c.excluded.length > 5 ? ` (+${c.excluded.length - 5})` : ''}`);
+    if (c.gaps.length > 0) println(io, `     gaps:     ${c.gaps.join(', ')}`);
+  }
+}
+
+function printFile(io: CliIO, f: ResultFile): void {
+  println(io, `${f.relevance.toFixed(2)}  ${f.path}`);
+  println(io, `      ${f.reason}`);
+  for (const c of f.chunks.slice(0, 4)) {
+    println(io, `      ${c.startLine}-${c.endLine}  ${c.kind} ${c.parent ? `${c.parent}.` : ''}${c.symbol} (${c.relevance.toFixed(2)})`);
+  }
+  if (f.missingContext.length > 0) println(io, `      missing: ${f.missingContext.slice(0, 4).join(', ')}`);
+}
