@@ -3,6 +3,7 @@ import { CodeIndexError } from './errors.js';
 import { runChunks, runIndex, runSearch, runStatus } from './cli/index-commands.js';
 import { modelFetch, modelList } from './cli/model-command.js';
 import { runQuery } from './cli/query-command.js';
+import { runWatch } from './cli/watch-command.js';
 import { eprintln, type CliIO } from './cli/output.js';
 
 /** Exit code for bad usage (unknown flag, bad option value). */
@@ -63,6 +64,14 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--exclude <globs>', 'leave out paths matching these globs', collect, [])
     .option('--json', 'machine-readable output')
     .action(async (text: string, opts) => setExit(await runSearch(io, text, opts)));
+  program
+    .command('watch [root]')
+    .description('keep the index current while you work (Ctrl-C to stop)')
+    .option('--cache-dir <dir>', 'where indexes live')
+    .option('--model <id>', 'embedding model id')
+    .option('--poll', 'poll the file system instead of OS events')
+    .option('--json', 'one JSON line per event')
+    .action(async (root: string | undefined, opts) => setExit(await runWatch(io, root, opts)));
   program
     .command('query <text>')
     .description('the iterative retrieval loop: search, evaluate, refine, up to --max-cycles times')

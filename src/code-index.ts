@@ -176,10 +176,10 @@ export class CodeIndex {
    * re-chunks changed ones and embeds only texts not in the cache. Takes the write lock for its duration.
    * @throws IndexLockedError when another writer holds the lock past `lockWaitMs`.
    */
-  async update(options: { onProgress?: ProgressListener; signal?: AbortSignal } = {}): Promise<UpdateReport> {
+  async update(options: { onProgress?: ProgressListener; signal?: AbortSignal; lockWaitMs?: number } = {}): Promise<UpdateReport> {
     const started = performance.now();
     const counters = new PassCounters();
-    await this.withWriteLock(options.onProgress, async (indexer) => {
+    await this.withWriteLock(options, async (indexer) => {
       options.onProgress?.({ phase: 'discover', filesDone: 0, filesTotal: 0, chunksEmbedded: 0 });
       const found = await discoverFiles({
         root: this.config.root,
@@ -199,10 +199,13 @@ export class CodeIndex {
    * Applies a change set: `files` (re)indexed through the incremental path, `removed` paths (files or folders,
    * relative) dropped with everything below them. For the watcher and `reindex` of chosen paths.
    */
-  async applyChanges(change: { files: readonly SourceFile[]; removed: readonly string[] }, options: { onProgress?: ProgressListener } = {}): Promise<UpdateReport> {
+  async applyChanges(
+    change: { files: readonly SourceFile[]; removed: readonly string[] },
+    options: { onProgress?: ProgressListener; lockWaitMs?: number } = {},
+  ): Promise<UpdateReport> {
     const started = performance.now();
     const counters = new PassCounters();
-    await this.withWriteLock(options.onProgress, async (indexer) => {
+    await this.withWriteLock(options, async (indexer) => {
       if (change.removed.length > 0) {
         const gone = new Set<string>();
         const all = this.catalog.listFiles().map((f) => f.path);
@@ -312,10 +315,13 @@ export class CodeIndex {
     }
   }
 
-  private async withWriteLock(onProgress: ProgressListener | undefined, fn: (indexer: Indexer) => Promise<void>): Promise<void> {
-    const lock = await acquireWriteLock(this.indexDir, { waitMs: this.config.lockWaitMs });
+  private async withWriteLock(
+    options: { onProgress?: ProgressListener; lockWaitMs?: number },
+    fn: (indexer: Indexer) => Promise<void>,
+  ): Promise<void> {
+    const lock = await acquireWriteLock(this.indexDir, { waitMs: options.lockWaitMs ?? this.config.lockWaitMs });
     try {
-      const embedder = await this.embedder(onProgress);
+      const embedder = await this.embedder(options.onProgress);
       this.ensureManifest(embedder);
       this.syncWithCatalog();
       this.ownsWrites = true;

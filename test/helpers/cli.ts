@@ -15,7 +15,7 @@ export interface CliRun {
 
 /** Environment for CLI children: offline (no hub probe), no inherited cache dir. */
 export function cliEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = { ...process.env, CODESCOUT_OFFLINE: '1', ...extra };
+  const env: NodeJS.ProcessEnv = { ...process.env, CODESCOUT_OFFLINE: '1', ...extra };
   delete env.CODESCOUT_CACHE_DIR;
   return env;
 }

@@ -1,0 +1,205 @@
+import { EventEmitter } from 'node:events';
+import path from 'node:path';
+import chokidar, { type FSWatcher } from 'chokidar';
+import type { CodeIndex } from '../code-index.js';
+import { createPathFilter, inspectFile } from '../discover/index.js';
+import type { UpdateReport } from '../indexer/update-report.js';
+import type { SourceFile } from '../types.js';
+import { PendingChanges } from './change-set.js';
+
+/** Options of {@link watchIndex}, with units in the names. */
+export interface WatchOptions {
+  /** Quiet time that closes a batch (ms). */
+  debounceMs?: number;
+  /** Longest a batch may be held open by a stream of events (ms). */
+  maxBatchDelayMs?: number;
+  /** How long a file's size must stay unchanged before it is read (ms): partially written files settle. */
+  settleMs?: number;
+  /** Paths tracked before the queue collapses into one full pass. */
+  maxPendingPaths?: number;
+  /** How long a batch waits for another writer (e.g. `codescout index`) to finish (ms). */
+  lockWaitMs?: number;
+  /** Poll instead of using OS watchers (also the fallback when the OS watch limit is reached). */
+  usePolling?: boolean;
+}
+
+/** One applied batch. */
+export interface WatchBatch {
+  readonly changed: number;
+  readonly removed: number;
+  readonly fullPass: boolean;
+  readonly report: UpdateReport;
+  readonly ms: number;
+}
+
+/** Events of a running watcher. */
+export interface WatcherEvents {
+  updated: [batch: WatchBatch];
+  error: [error: Error];
+  warning: [message: string];
+}
+
+/** A running watcher. */
+export interface IndexWatcher {
+  /** Resolves once the index is reconciled with the disk and file events are flowing. */
+  readonly ready: Promise<void>;
+  on<E extends keyof WatcherEvents>(event: E, listener: (...args: WatcherEvents[E]) => void): this;
+  off<E extends keyof WatcherEvents>(event: E, listener: (...args: WatcherEvents[E]) => void): this;
+  /** Resolves when every batch received so far has been applied. */
+  idle(): Promise<void>;
+  /** Stops watching, applies what is pending, saves the vectors. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_WATCH = Object.freeze({ debounceMs: 75, maxBatchDelayMs: 1000, settleMs: 40, maxPendingPaths: 5000, usePolling: false, lockWaitMs: 60_000 });
+
+/** Folder names never watched, whatever the ignore files say: heavy and never source. */
+const NEVER_WATCHED = new Set(['.git', 'node_modules', 'index-cache']);
+
+/**
+ * Keeps an index current: chokidar events (with the discovery ignore rules applied before anything is watched)
+ * become debounced change sets that the index applies through its incremental path. The watcher itself never
+ * embeds or writes. Startup reconciles the index with the disk before `ready`.
+ * @example
+ * const watcher = watchIndex(index);
+ * await watcher.ready;
+ * watcher.on('updated', (b) => console.log(b.changed, 'files'));
+ */
+export function watchIndex(index: CodeIndex, options: WatchOptions = {}): IndexWatcher {
+  const o = { ...DEFAULT_WATCH, ...options };
+  const root = index.config.root;
+  const cacheDir = index.config.cacheDir;
+  const filter = createPathFilter(root, { include: index.config.include, exclude: index.config.exclude });
+  const emitter = new EventEmitter();
+  const pending = new PendingChanges(o.maxPendingPaths);
+  let fsw: FSWatcher | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let batchOpenedAt = 0;
+  let running: Promise<void> = Promise.resolve();
+  let closed = false;
+  let polling = o.usePolling;
+
+  const rel = (abs: string): string => path.relative(root, abs).split(path.sep).join('/');
+
+  const isIgnored = (abs: string, stats?: { isDirectory(): boolean; isFile(): boolean }): boolean => {
+    const r = rel(abs);
+    if (r === '' ) return false;
+    if (r.startsWith('..') || abs === cacheDir || abs.startsWith(cacheDir + path.sep)) return true;
+    if (r.split('/').some((part) => NEVER_WATCHED.has(part))) return true;
+    if (!stats) return false; // decided again once chokidar has the stats
+    return filter.isIgnored(r, stats.isDirectory());
+  };
+
+  const schedule = (): void => {
+    if (closed) return;
+    const now = Date.now();
+    if (!timer) batchOpenedAt = now;
+    clearTimeout(timer);
+    const wait = Math.max(0, Math.min(o.debounceMs, batchOpenedAt + o.maxBatchDelayMs - now));
+    timer = setTimeout(() => {
+      timer = undefined;
+      running = running.then(applyBatch);
+    }, wait);
+  };
+
+  const applyBatch = async (): Promise<void> => {
+    if (pending.isEmpty) return;
+    const started = performance.now();
+    const { changed, removed, fullPass } = pending.take();
+    try {
+      let report: UpdateReport;
+      if (fullPass) {
+        filter.reloadIgnoreFiles();
+        report = await index.update({ lockWaitMs: o.lockWaitMs });
+      } else {
+        const files: SourceFile[] = [];
+        const gone = [...removed];
+        for (const p of changed) {
+          const found = await inspectFile({ root, absPath: path.join(root, p), relPath: p, maxFileBytes: index.config.maxFileBytes });
+          if ('file' in found) files.push(found.file);
+          else gone.push(p); // vanished, or now too big / binary / generated: it no longer belongs
+        }
+        report = await index.applyChanges({ files, removed: gone }, { lockWaitMs: o.lockWaitMs });
+      }
+      emitter.emit('updated', { changed: changed.length, removed: removed.length, fullPass, report, ms: Math.round(performance.now() - started) });
+    } catch (error) {
+      emitter.emit('error', error instanceof Error ? error : new Error(String(error)));
+    }
+  };
+
+  const onFile = (kind: 'change' | 'remove') => (abs: string): void => {
+    const r = rel(abs);
+    if (path.posix.basename(r) === '.gitignore' || path.posix.basename(r) === '.codescoutignore') {
+      // Which files belong may have changed anywhere below: re-evaluate them all in one reconcile pass.
+      pending.needsFullPass = true;
+    } else if (kind === 'change') pending.change(r);
+    else pending.remove(r);
+    schedule();
+  };
+
+  const start = (usePolling: boolean): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const w = chokidar.watch(root, {
+        ignored: isIgnored,
+        ignoreInitial: true,
+        followSymlinks: false,
+        usePolling,
+        interval: 200,
+        awaitWriteFinish: { stabilityThreshold: o.settleMs, pollInterval: 10 },
+      });
+      fsw = w;
+      w.on('add', onFile('change'));
+      w.on('change', onFile('change'));
+      w.on('unlink', onFile('remove'));
+      w.on('unlinkDir', onFile('remove'));
+      w.on('ready', () => resolve());
+      w.on('error', (err: unknown) => {
+        const error = err as NodeJS.ErrnoException;
+        if ((error.code === 'ENOSPC' || error.code === 'EMFILE') && !polling) {
+          polling = true;
+          emitter.emit('warning', `The OS file-watch limit was reached (${error.code}); falling back to polling. Raise fs.inotify.max_user_watches to avoid it.`);
+          void w.close().then(() => start(true)).then(resolve, reject);
+          return;
+        }
+        emitter.emit('error', error instanceof Error ? error : new Error(String(error)));
+      });
+    });
+
+  // Catch up with everything that changed while nobody watched; batches queue behind it.
+  const ready = start(polling).then(async () => {
+    await index.update({ lockWaitMs: o.lockWaitMs });
+  });
+  running = ready.catch(() => undefined);
+  ready.catch((error: unknown) => emitter.emit('error', error instanceof Error ? error : new Error(String(error))));
+
+  const watcher: IndexWatcher = {
+    ready,
+    on(event, listener) {
+      emitter.on(event, listener as (...args: unknown[]) => void);
+      return watcher;
+    },
+    off(event, listener) {
+      emitter.off(event, listener as (...args: unknown[]) => void);
+      return watcher;
+    },
+    async idle() {
+      while (timer || !pending.isEmpty) {
+        await new Promise((r) => setTimeout(r, 10));
+        await running;
+      }
+      await running;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await ready.catch(() => undefined);
+      await fsw?.close();
+      clearTimeout(timer);
+      timer = undefined;
+      running = running.then(applyBatch);
+      await running;
+      await index.flush();
+    },
+  };
+  return watcher;
+}
