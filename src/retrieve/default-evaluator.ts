@@ -1,4 +1,4 @@
-import type { CandidateChunk, CandidateFile, Evaluation, Evaluator } from './evaluator.js';
+import type { CandidateChunk, CandidateFile, Evaluation, EvaluationContext, Evaluator } from './evaluator.js';
 import type { ResolvedTask } from './task.js';
 import { chunkStems, contentTerms, nameStems, type TaskTerm } from './terms.js';
 
@@ -24,10 +24,15 @@ export interface DefaultEvaluatorContext {
 /** Weights and knees of the default evaluator, documented in README ("How relevance is calibrated"). */
 export const EVALUATOR_TUNING = Object.freeze({
   /** z-score at which vector evidence starts to count, and the z-score at which it is full. */
-  zFloor: 1.5,
-  zFull: 5.5,
-  vectorWeight: 0.6,
-  lexicalWeight: 0.4,
+  zFloor: 1,
+  zFull: 4,
+  /** Similarity above the index mean (offset) where "close" starts, and the span to full closeness. */
+  closeOffset: 0.05,
+  closeSpan: 0.35,
+  vectorWeight: 0.65,
+  lexicalWeight: 0.35,
+  /** Weight of a learned term (the code base's word for the task) relative to a task term. */
+  learnedTermWeight: 0.5,
   /** Extra for task terms found in the symbol name or path, on top of the body coverage. */
   nameBonus: 0.1,
   /** Chunks that are not symbols (module glue, line windows, markdown) and tests weigh a little less. */
@@ -46,9 +51,14 @@ const TEST_PATH = /(^|\/)(__tests__|tests?|spec|e2e)(\/|$)|\.(test|spec)\.[cm]?[
  */
 export function createDefaultEvaluator(ctx: DefaultEvaluatorContext): Evaluator {
   return {
-    evaluate(task: ResolvedTask, files: readonly CandidateFile[]): Evaluation[] {
-      const terms = contentTerms([task.text, ...task.keywords].join(' '));
-      const mentionsTests = terms.some((t) => /^(test|spec)/.test(t.stem));
+    evaluate(task: ResolvedTask, files: readonly CandidateFile[], context?: EvaluationContext): Evaluation[] {
+      const own = contentTerms([task.text, ...task.keywords].join(' ')).map((t) => ({ ...t, weight: 1 }));
+      const ownStems = new Set(own.map((t) => t.stem));
+      const learned = contentTerms((context?.learnedTerms ?? []).join(' '))
+        .filter((t) => !ownStems.has(t.stem))
+        .map((t) => ({ ...t, weight: EVALUATOR_TUNING.learnedTermWeight }));
+      const terms = [...own, ...learned];
+      const mentionsTests = own.some((t) => /^(test|spec)/.test(t.stem));
       return files.map((file) => evaluateFile({ file, terms, ctx, mentionsTests }));
     },
   };
@@ -58,24 +68,32 @@ interface ChunkJudgement {
   readonly chunk: CandidateChunk;
   readonly relevance: number;
   readonly z: number;
-  readonly matched: TaskTerm[];
-  readonly nameMatched: TaskTerm[];
+  readonly matched: WeightedTerm[];
+  readonly nameMatched: WeightedTerm[];
 }
 
-function evaluateFile(o: { file: CandidateFile; terms: TaskTerm[]; ctx: DefaultEvaluatorContext; mentionsTests: boolean }): Evaluation {
+/** A task term with its weight (1 for the task's own words, less for learned ones). */
+type WeightedTerm = TaskTerm & { readonly weight: number };
+
+function evaluateFile(o: { file: CandidateFile; terms: WeightedTerm[]; ctx: DefaultEvaluatorContext; mentionsTests: boolean }): Evaluation {
   const { file, terms, ctx } = o;
   const T = EVALUATOR_TUNING;
-  const totalIdf = terms.reduce((s, t) => s + ctx.idf(t.word), 0) || 1;
+  const w = (t: WeightedTerm): number => t.weight * ctx.idf(t.word);
+  const totalIdf = terms.reduce((s, t) => s + w(t), 0) || 1;
   const isTest = TEST_PATH.test(file.path) && !o.mentionsTests;
   const judged: ChunkJudgement[] = file.chunks.map((chunk) => {
     const z = (chunk.taskSimilarity - ctx.calibration.mean) / (ctx.calibration.std || 1);
-    const vector = clamp01((z - T.zFloor) / (T.zFull - T.zFloor));
+    // Both must hold: the chunk stands out from this index's chunks (z), and it is close in absolute terms
+    // (a top hit for "bake sourdough bread" stands out in a code base yet is not close to anything).
+    const standsOut = clamp01((z - T.zFloor) / (T.zFull - T.zFloor));
+    const close = clamp01((chunk.taskSimilarity - ctx.calibration.mean - T.closeOffset) / T.closeSpan);
+    const vector = standsOut * close;
     const stems = chunkStems({ text: chunk.text, symbol: chunk.symbol, parent: chunk.parent, path: file.path });
     const names = nameStems({ symbol: chunk.symbol, parent: chunk.parent, path: file.path });
     const matched = terms.filter((t) => stems.has(t.stem));
     const nameMatched = terms.filter((t) => names.has(t.stem));
-    const coverage = matched.reduce((s, t) => s + ctx.idf(t.word), 0) / totalIdf;
-    const nameCoverage = nameMatched.reduce((s, t) => s + ctx.idf(t.word), 0) / totalIdf;
+    const coverage = matched.reduce((s, t) => s + w(t), 0) / totalIdf;
+    const nameCoverage = nameMatched.reduce((s, t) => s + w(t), 0) / totalIdf;
     let relevance = T.vectorWeight * vector + T.lexicalWeight * coverage + T.nameBonus * nameCoverage;
     if (NON_SYMBOL_KINDS.has(chunk.kind)) relevance *= T.nonSymbolFactor;
     if (isTest) relevance *= T.testFactor;
@@ -86,8 +104,9 @@ function evaluateFile(o: { file: CandidateFile; terms: TaskTerm[]; ctx: DefaultE
   const supporting = judged.slice(1, 3).filter((j) => j.relevance >= best.relevance * 0.6).length;
   const relevance = round2(clamp01(best.relevance + supporting * T.extraChunkBonus));
   const covered = new Set(judged.flatMap((j) => j.matched.map((t) => t.stem)));
-  const uncovered = terms.filter((t) => !covered.has(t.stem) && ctx.idf(t.word) > 1).map((t) => t.word);
-  const referenced = relevance >= 0.5 ? referencedIdentifiers(judged.filter((j) => j.relevance >= 0.5).map((j) => j.chunk)) : [];
+  const uncovered = terms.filter((t) => t.weight === 1 && !covered.has(t.stem) && ctx.idf(t.word) > 1).map((t) => t.word);
+  // A relevant file's references are its context: every chunk of it that matched counts, not only the best.
+  const referenced = relevance >= 0.5 ? referencedIdentifiers(judged.map((j) => j.chunk)) : [];
   const missingDefinitions = ctx.definedElsewhere(referenced, file.path).map((n) => `definition of ${n}`);
   return {
     path: file.path,
@@ -113,7 +132,8 @@ export function referencedIdentifiers(chunks: readonly CandidateChunk[]): string
   const names = new Set<string>();
   const own = new Set(chunks.flatMap((c) => [c.symbol, c.parent ?? '']));
   for (const c of chunks) {
-    for (const m of c.text.matchAll(/\b(?:new\s+)?([A-Za-z_$][\w$]{2,})\s*(?:<[^<>()]*>)?\s*\(/g)) names.add(m[1]!);
+    // Calls of free functions and constructors; `obj.method(` is left out (too generic to name a definition).
+    for (const m of c.text.matchAll(/(?<![.\w$])(?:new\s+)?([A-Za-z_$][\w$]{2,})\s*(?:<[^<>()]*>)?\s*\(/g)) names.add(m[1]!);
     for (const m of c.text.matchAll(/(?::|extends|implements|<|\|)\s*([A-Z][\w$]{2,})/g)) names.add(m[1]!);
     for (const m of c.text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}/g)) {
       for (const n of m[1]!.split(',')) {

@@ -37,10 +37,20 @@ export interface Evaluation {
   readonly chunkRelevance?: Readonly<Record<string, number>>;
 }
 
+/** What the loop has learned so far, for evaluators that want it. */
+export interface EvaluationContext {
+  /** 1-based cycle number. */
+  readonly cycle: number;
+  /** Terms learned from earlier cycles' high-relevance hits: the code base's own words for the task. */
+  readonly learnedTerms: readonly string[];
+  /** Open gaps from the previous cycle. */
+  readonly focusAreas: readonly string[];
+}
+
 /** Judges candidate files against the task. The default is deterministic; an LLM or cross-encoder may replace it. */
 export interface Evaluator {
-  evaluate(task: ResolvedTask, files: readonly CandidateFile[]): Promise<Evaluation[]> | Evaluation[];
+  evaluate(task: ResolvedTask, files: readonly CandidateFile[], context: EvaluationContext): Promise<Evaluation[]> | Evaluation[];
 }
 
 /** A function form of the Evaluator port, as `retrieve(index, task, { evaluate })` takes it. */
-export type EvaluateFn = (task: ResolvedTask, files: readonly CandidateFile[]) => Promise<Evaluation[]> | Evaluation[];
+export type EvaluateFn = (task: ResolvedTask, files: readonly CandidateFile[], context: EvaluationContext) => Promise<Evaluation[]> | Evaluation[];

@@ -4,6 +4,7 @@ import { calibrate, VectorSample } from './calibration.js';
 import { createDefaultEvaluator } from './default-evaluator.js';
 import type { CandidateChunk, CandidateFile, EvaluateFn, Evaluation, Evaluator } from './evaluator.js';
 import type { ScoredChunk } from './hybrid-search.js';
+import { resolveDefinitionGaps, type GapFile } from './gaps.js';
 import { combineQueryVector, dot } from './query-vector.js';
 import { refine, type CycleQuery, type HighChunk } from './refine.js';
 import type { CycleTrace, ResultFile, RetrievalResult, StopReason } from './retrieval-result.js';
@@ -26,7 +27,8 @@ const samples = new WeakMap<CodeIndex, VectorSample>();
 
 /** Best evidence so far for one file. */
 interface FileState {
-  evaluation: Evaluation;
+  /** Mutable copy of the best evaluation: gap resolution may raise it and trim its missing context. */
+  evaluation: GapFile & { chunkRelevance?: Evaluation['chunkRelevance'] };
   cycle: number;
   chunks: Map<string, { row: ChunkRow; relevance: number }>;
 }
@@ -64,16 +66,16 @@ export async function retrieve(index: CodeIndex, task: Task, options: RetrieveOp
       createDefaultEvaluator({
         calibration,
         idf,
-        definedElsewhere: (names, path) => {
-          const rows = catalog.getChunks(catalog.findSymbolRowIds(names, 100));
-          // A definition in a file already evaluated (now or in an earlier cycle) is no longer missing.
-          return [...new Set(rows.filter((r) => r.path !== path && !seenPaths.has(r.path)).map((r) => r.symbol))];
-        },
+        definedElsewhere: (names, path) => [...definitionPaths(names).entries()].filter(([, paths]) => paths.some((p) => p !== path)).map(([n]) => n),
       }),
   );
 
   const files = new Map<string, FileState>();
-  const seenPaths = new Set<string>();
+  const definitionPaths = (names: readonly string[]): Map<string, string[]> => {
+    const out = new Map<string, string[]>();
+    for (const row of catalog.getChunks(catalog.findSymbolRowIds(names, 200))) out.set(row.symbol, [...new Set([...(out.get(row.symbol) ?? []), row.path])]);
+    return out;
+  };
   const cycles: CycleTrace[] = [];
   let query: CycleQuery = { text: t.text, keywords: t.keywords, patterns: [], excludes: [], focusAreas: t.focusAreas };
   let vector = taskVector;
@@ -84,16 +86,17 @@ export async function retrieve(index: CodeIndex, task: Task, options: RetrieveOp
     const started = performance.now();
     const scored = await dispatch({ index, t, query, vector, lookups, chunksPerCycle: options.chunksPerCycle ?? LOOP_TUNING.chunksPerCycle });
     const candidates = toCandidates(scored, taskVector, catalog.vectorsForRows(scored.map((s) => s.row.rowId), revision));
-    for (const c of candidates) seenPaths.add(c.path);
-    const evaluations = await evaluator.evaluate(t, candidates);
+    const learnedTerms = query.keywords.filter((k) => !t.keywords.includes(k));
+    const evaluations = await evaluator.evaluate(t, candidates, { cycle: n, learnedTerms, focusAreas: query.focusAreas });
     const newFiles = merge({ files, evaluations, candidates: scored, cycle: n });
+    const gapView = new Map([...files].map(([p, f]) => [p, f.evaluation]));
+    const { critical: criticalGaps } = resolveDefinitionGaps({ files: gapView, highThreshold: t.highThreshold, definitionPaths });
     const ranked = [...files.values()].sort((a, b) => b.evaluation.relevance - a.evaluation.relevance);
     const high = ranked.filter((f) => f.evaluation.relevance >= t.highThreshold);
     const highChunks: HighChunk[] = (high.length > 0 ? high : ranked.filter((f) => f.evaluation.relevance >= 0.5).slice(0, 3)).flatMap((f) =>
       [...f.chunks.values()].sort((a, b) => b.relevance - a.relevance).slice(0, 3).map(({ row }) => ({ path: row.path, symbol: row.symbol, parent: row.parent, text: row.text })),
     );
     const refinement = refine({ task: t, query, evaluations: ranked.map((f) => f.evaluation), highChunks, highThreshold: t.highThreshold, idf });
-    const criticalGaps = refinement.lookupSymbols;
     cycles.push({
       n,
       query,
@@ -125,7 +128,7 @@ export async function retrieve(index: CodeIndex, task: Task, options: RetrieveOp
       excluded: catalog.vectorsForRows(excludedRows, revision).map((r) => r.vector),
     });
     query = refinement.query;
-    lookups = refinement.lookupSymbols;
+    lookups = criticalGaps;
   }
 
   const ranked = [...files.values()].sort((a, b) => b.evaluation.relevance - a.evaluation.relevance || a.evaluation.path.localeCompare(b.evaluation.path));
@@ -184,7 +187,7 @@ function merge(o: { files: Map<string, FileState>; evaluations: readonly Evaluat
   let fresh = 0;
   for (const e of o.evaluations) {
     const relevance = Math.max(0, Math.min(1, Number.isFinite(e.relevance) ? e.relevance : 0));
-    const evaluation = { ...e, relevance };
+    const evaluation = { ...e, relevance, missingContext: [...e.missingContext] };
     const state = o.files.get(e.path);
     if (!state) {
       if (relevance >= LOOP_TUNING.lowRelevance) fresh++;

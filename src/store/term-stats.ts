@@ -16,12 +16,12 @@ export function documentFrequencies(db: Database.Database, words: readonly strin
   return out;
 }
 
-/** Row ids of symbol chunks (not module glue) whose symbol is one of `names`, at most `limit`. */
+/** Row ids of top-level definitions (not methods or module glue) whose symbol is one of `names`, at most `limit`. */
 export function symbolRowIds(db: Database.Database, names: readonly string[], limit: number): number[] {
   if (names.length === 0) return [];
   return db
     .prepare(
-      `SELECT id FROM chunks WHERE symbol IN (SELECT value FROM json_each(?)) AND kind NOT IN ('module', 'text', 'section')
+      `SELECT id FROM chunks WHERE symbol IN (SELECT value FROM json_each(?)) AND kind NOT IN ('module', 'text', 'section', 'method')
        ORDER BY id LIMIT ?`,
     )
     .pluck()

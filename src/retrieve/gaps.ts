@@ -1,0 +1,57 @@
+/** Prefix of a missing-context entry that names a definition. */
+export const DEFINITION_GAP = 'definition of ';
+
+/** Relevance given to a file that defines what a high-relevance file uses ("related patterns or types" band). */
+export const DEFINITION_RELEVANCE = 0.55;
+
+/** The symbol a definition gap names, or null for other gaps. */
+export function definitionName(gap: string): string | null {
+  return gap.startsWith(DEFINITION_GAP) ? gap.slice(DEFINITION_GAP.length) : null;
+}
+
+/** A file's state as gap resolution sees it. */
+export interface GapFile {
+  path: string;
+  relevance: number;
+  reason: string;
+  missingContext: string[];
+}
+
+/**
+ * Follows definition gaps of high-relevance files: a definition whose file is already evaluated is resolved
+ * (that file is raised to the related band if it scored lower, with a reason saying why) and dropped from
+ * missing context; one whose file has not been seen is a critical gap, returned for a direct lookup.
+ * Mutates the files it is given.
+ */
+export function resolveDefinitionGaps(o: {
+  files: ReadonlyMap<string, GapFile>;
+  highThreshold: number;
+  definitionPaths: (names: readonly string[]) => Map<string, string[]>;
+}): { critical: string[]; promoted: string[] } {
+  const high = [...o.files.values()].filter((f) => f.relevance >= o.highThreshold);
+  const names = [...new Set(high.flatMap((f) => f.missingContext.map(definitionName).filter((n): n is string => n !== null)))];
+  if (names.length === 0) return { critical: [], promoted: [] };
+  const where = o.definitionPaths(names);
+  const critical = new Set<string>();
+  const promoted: string[] = [];
+  for (const user of high) {
+    user.missingContext = user.missingContext.filter((gap) => {
+      const name = definitionName(gap);
+      if (name === null) return true;
+      const paths = (where.get(name) ?? []).filter((p) => p !== user.path);
+      const seen = paths.map((p) => o.files.get(p)).filter((f): f is GapFile => f !== undefined);
+      if (seen.length === 0) {
+        if (paths.length > 0) critical.add(name);
+        return paths.length > 0;
+      }
+      const best = seen.sort((a, b) => b.relevance - a.relevance)[0]!;
+      if (best.relevance < DEFINITION_RELEVANCE) {
+        best.relevance = DEFINITION_RELEVANCE;
+        best.reason = `Defines ${name}, which ${user.path} uses. ${best.reason}`;
+        promoted.push(best.path);
+      }
+      return false;
+    });
+  }
+  return { critical: [...critical], promoted };
+}
