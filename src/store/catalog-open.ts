@@ -70,7 +70,11 @@ function assertQuickCheck(db: Database.Database, path: string): void {
 
 function ensureSchema(db: Database.Database, at: { indexDir: string; path: string; readonly: boolean }): void {
   const version = readSchemaVersion(db);
-  if (version === SCHEMA_VERSION) return;
+  if (version === SCHEMA_VERSION) {
+    // Indexes added within a schema version are created on open (a no-op once present).
+    if (!at.readonly) db.exec('CREATE INDEX IF NOT EXISTS chunks_symbol ON chunks(symbol)');
+    return;
+  }
   if (version === null && isEmptyDatabase(db)) {
     if (at.readonly) throw missingIndexError(at.indexDir, at.path);
     db.transaction(() => createSchema(db))();

@@ -1,3 +1,8 @@
+import { eng } from 'stopword';
+
+/** English stop words: in a query they match nearly every chunk and only cost time. */
+const STOP_WORDS = new Set(eng);
+
 /** Most terms one lexical query uses; longer queries keep their first terms. */
 export const MAX_QUERY_TERMS = 32;
 
@@ -29,20 +34,38 @@ export function identifierTerms(text: string): string {
   return [...terms].join(' ');
 }
 
+/** Terms kept after dropping the most common ones. */
+export const MAX_MATCH_TERMS = 16;
+/** A term in more than this share of chunks says little and costs much: left out of the query. */
+const MAX_DOCUMENT_SHARE = 0.25;
+
 /**
  * Builds a safe FTS5 MATCH expression from free text: every word and identifier (plus its split parts)
  * becomes a double-quoted string, OR-ed together, so user text can never inject FTS5 syntax
- * (`*`, `NEAR(`, `OR`, column filters). Returns null when the text holds no word at all.
+ * (`*`, `NEAR(`, `OR`, column filters). Stop words are dropped; given document frequencies, so are terms
+ * found in more than a quarter of the chunks, and the rarest 16 are kept. Returns null when no word is left.
  */
-export function buildMatchExpression(text: string): string | null {
+export function buildMatchExpression(
+  text: string,
+  documentFrequencies?: (words: readonly string[]) => Map<string, number>,
+  totalChunks = 0,
+): string | null {
   const terms = new Set<string>();
   for (const match of text.matchAll(WORD)) {
     const word = match[0].toLowerCase();
+    if (STOP_WORDS.has(word)) continue;
     if (word.replaceAll('_', '') !== '') terms.add(word);
     for (const part of splitIdentifier(match[0])) terms.add(part);
     if (terms.size >= MAX_QUERY_TERMS) break;
   }
-  if (terms.size === 0) return null;
+  let kept = [...terms].slice(0, MAX_QUERY_TERMS);
+  if (documentFrequencies && totalChunks > 0 && kept.length > 0) {
+    const df = documentFrequencies(kept);
+    const rare = kept.filter((t) => (df.get(t) ?? 0) <= totalChunks * MAX_DOCUMENT_SHARE);
+    // If every term is common, the rarest few still beat no query at all.
+    kept = (rare.length > 0 ? rare : kept).sort((a, b) => (df.get(a) ?? 0) - (df.get(b) ?? 0)).slice(0, MAX_MATCH_TERMS);
+  }
+  if (kept.length === 0) return null;
   // The words hold only letters, digits and `_`; quoting still guards against keywords like OR and NEAR.
-  return [...terms].slice(0, MAX_QUERY_TERMS).map((t) => `"${t.replaceAll('"', '""')}"`).join(' OR ');
+  return kept.map((t) => `"${t.replaceAll('"', '""')}"`).join(' OR ');
 }

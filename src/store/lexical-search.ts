@@ -1,37 +1,46 @@
 import type Database from 'better-sqlite3';
 import type { LexicalHit } from './catalog-types.js';
 import { buildMatchExpression } from './fts-query.js';
+import { documentFrequencies } from './term-stats.js';
 
 /** BM25 column weights of `chunks_fts` (terms, path, symbol): a symbol-name hit counts most. */
 export const BM25_WEIGHTS = { terms: 1, path: 0.5, symbol: 2 } as const;
 
 const { terms, path, symbol } = BM25_WEIGHTS;
-const SEARCH_SQL = `SELECT chunks_fts.rowid AS rowId, bm25(chunks_fts, ${terms}, ${path}, ${symbol}) AS rank, f.path AS path
-  FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN files f ON f.id = c.file_id
-  WHERE chunks_fts MATCH ? ORDER BY rank`;
+// Ranking inside the FTS table alone lets FTS5 stop after the best rows (its rank + LIMIT optimisation);
+// joining first would sort every match. Paths are looked up for the few rows kept.
+const TOP_SQL = `SELECT rowid AS rowId, rank FROM chunks_fts
+  WHERE chunks_fts MATCH ? AND rank MATCH 'bm25(${terms}, ${path}, ${symbol})' ORDER BY rank LIMIT ?`;
+const PATHS_SQL = `SELECT c.id AS rowId, f.path AS path FROM chunks c JOIN files f ON f.id = c.file_id
+  WHERE c.id IN (SELECT value FROM json_each(?))`;
 
-type Row = { rowId: number; rank: number; path: string };
+type Row = { rowId: number; rank: number };
 
 /**
  * The body of `Catalog.lexicalSearch`: BM25 over the FTS index, best first, score = -bm25 (higher is
- * better). `accept` filters by path while streaming the ranked matches, stopping once k are accepted.
+ * better). `accept` filters by path; the ranked matches are fetched in growing pages until k are accepted.
  */
 export function searchChunksFts(
   db: Database.Database,
   query: string,
   options: { readonly k: number; readonly accept?: (path: string) => boolean },
 ): LexicalHit[] {
-  const match = buildMatchExpression(query);
-  if (match === null || options.k <= 0) return [];
+  const match = buildMatchExpression(query, (words) => documentFrequencies(db, words), totalChunks(db));
+  const k = Math.floor(options.k);
+  if (match === null || k <= 0) return [];
+  const top = db.prepare(TOP_SQL);
   if (options.accept === undefined) {
-    const rows = db.prepare(`${SEARCH_SQL} LIMIT ?`).all(match, Math.floor(options.k)) as Row[];
-    return rows.map((r) => ({ rowId: r.rowId, score: -r.rank }));
+    return (top.all(match, k) as Row[]).map((r) => ({ rowId: r.rowId, score: -r.rank }));
   }
-  const hits: LexicalHit[] = [];
-  for (const row of db.prepare(SEARCH_SQL).iterate(match) as IterableIterator<Row>) {
-    if (!options.accept(row.path)) continue;
-    hits.push({ rowId: row.rowId, score: -row.rank });
-    if (hits.length >= options.k) break; // leaving the loop early finalises the cursor
+  const paths = db.prepare(PATHS_SQL);
+  for (let limit = k * 4; ; limit *= 4) {
+    const rows = top.all(match, limit) as Row[];
+    const pathOf = new Map((paths.all(JSON.stringify(rows.map((r) => r.rowId))) as Array<{ rowId: number; path: string }>).map((r) => [r.rowId, r.path]));
+    const hits = rows.filter((r) => options.accept!(pathOf.get(r.rowId) ?? '')).slice(0, k);
+    if (hits.length >= k || rows.length < limit) return hits.map((r) => ({ rowId: r.rowId, score: -r.rank }));
   }
-  return hits;
+}
+
+function totalChunks(db: Database.Database): number {
+  return db.prepare('SELECT count(*) FROM chunks').pluck().get() as number;
 }

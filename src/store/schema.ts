@@ -49,6 +49,7 @@ CREATE TABLE chunks (
 CREATE INDEX chunks_file_id ON chunks(file_id);
 CREATE INDEX chunks_text_hash ON chunks(text_hash);
 CREATE INDEX chunks_chunk_key ON chunks(chunk_key);
+CREATE INDEX chunks_symbol ON chunks(symbol);
 
 -- The embedding cache: kept across file deletions and rebuilds, so identical text is embedded once.
 CREATE TABLE embeddings (
