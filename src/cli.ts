@@ -4,6 +4,7 @@ import { runChunks, runIndex, runSearch, runStatus } from './cli/index-commands.
 import { modelFetch, modelList } from './cli/model-command.js';
 import { runQuery } from './cli/query-command.js';
 import { runWatch } from './cli/watch-command.js';
+import { runMcp } from './cli/mcp-command.js';
 import { eprintln, type CliIO } from './cli/output.js';
 
 /** Exit code for bad usage (unknown flag, bad option value). */
@@ -85,6 +86,14 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--single', 'one cycle only (the one-shot baseline)')
     .option('--json', 'print the full result with the cycle trace')
     .action(async (text: string, opts) => setExit(await runQuery(io, text, opts)));
+  program
+    .command('mcp [root]')
+    .description('serve the index to MCP clients over stdio (tools: retrieve_context, search_code, index_status, reindex)')
+    .option('--cache-dir <dir>', 'where indexes live')
+    .option('--model <id>', 'embedding model id')
+    .option('--model-dir <dir>', 'load the model from this folder')
+    .option('--no-watch', 'do not keep the index live with a file watcher')
+    .action(async (root: string | undefined, opts) => setExit(await runMcp(io, root, opts)));
   program
     .command('chunks <file>')
     .description('print the chunk records of one file')

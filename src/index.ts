@@ -27,3 +27,6 @@ export type { Task, ResolvedTask } from './retrieve/task.js';
 export type { Evaluator, EvaluateFn, Evaluation, CandidateFile, CandidateChunk } from './retrieve/evaluator.js';
 export type { RetrievalResult, ResultFile, ResultChunk, CycleTrace, StopReason } from './retrieve/retrieval-result.js';
 export type { CycleQuery } from './retrieve/refine.js';
+export { SCHEMAS, type SchemaName } from './schemas.js';
+export { createMcpServer, TOOL_NAMES, type McpServerOptions } from './mcp/server.js';
+export { IndexSession, type IndexSessionOptions } from './mcp/index-session.js';

@@ -5,8 +5,8 @@
 import { retrieve, type CodeIndex, type SearchMode } from '../../src/index.js';
 import type { RankedResult } from './metrics.js';
 
-/** The modes the harness knows: the three one-shot searches and the retrieval loop. */
-export const EVAL_MODES = ['lexical', 'vector', 'hybrid', 'iterative'] as const;
+/** The modes the harness knows: the three one-shot searches, one cycle of the loop, and the full loop. */
+export const EVAL_MODES = ['lexical', 'vector', 'hybrid', 'single', 'iterative'] as const;
 export type EvalMode = (typeof EVAL_MODES)[number];
 
 /** One answer: ranked chunk-level results (file level = their distinct paths), and the loop's trace. */
@@ -20,15 +20,22 @@ export interface Answer {
 
 /** Runs one query (only its text) in one mode. */
 export async function answer(index: CodeIndex, o: { mode: EvalMode; query: string; k: number; maxCycles: number }): Promise<Answer> {
-  if (o.mode === 'iterative') {
-    const r = await retrieve(index, { text: o.query, maxCycles: o.maxCycles });
-    // Ranked list = confident results, then the related band; each file contributes its chunks in the given order.
+  if (o.mode === 'iterative' || o.mode === 'single') {
+    // relatedThreshold 0: the whole ranked list of files the loop evaluated, not only the medium band.
+    const r = await retrieve(index, { text: o.query, maxCycles: o.mode === 'single' ? 1 : o.maxCycles }, { relatedThreshold: 0 });
+    // Ranked list = confident results, then the rest by relevance; each file contributes its chunks in the given order.
     const files = [...r.results, ...r.related];
-    const chunks = files.flatMap((f) => f.chunks.map((c) => ({ path: f.path, startLine: c.startLine, endLine: c.endLine, symbol: c.symbol })));
+    // Chunk level: every file's best chunk in file order, then every file's second best, and so on — so one
+    // file's many chunks never crowd the others out of the first ten. File order is unchanged by this.
+    const depth = Math.max(0, ...files.map((f) => f.chunks.length));
+    const chunks = Array.from({ length: depth }, (_, i) =>
+      files.flatMap((f) => (f.chunks[i] ? [{ path: f.path, startLine: f.chunks[i]!.startLine, endLine: f.chunks[i]!.endLine, symbol: f.chunks[i]!.symbol }] : [])),
+    ).flat();
     // A file returned without chunks still counts at file level (it never hits at symbol level).
-    const results: RankedResult[] = files.flatMap((f) =>
-      f.chunks.length > 0 ? f.chunks.map((c) => ({ path: f.path, startLine: c.startLine, endLine: c.endLine })) : [{ path: f.path }],
-    );
+    const results: RankedResult[] = [
+      ...chunks.map((c) => ({ path: c.path, startLine: c.startLine, endLine: c.endLine })),
+      ...files.filter((f) => f.chunks.length === 0).map((f) => ({ path: f.path })),
+    ];
     return { results, labels: chunks.map(label), cycles: r.cycles.length, stoppedBecause: r.stoppedBecause };
   }
   const hits = await index.search(o.query, { k: o.k, mode: o.mode satisfies SearchMode });

@@ -10,6 +10,9 @@ export const RRF_K = 60;
 /** Weights of the two lists in the fusion (tuned on the dev sets, see bench/RESULTS.md). */
 export const FUSION_WEIGHTS = Object.freeze({ vector: 1, lexical: 1 });
 
+/** Candidates each list contributes to the fusion. */
+export const HYBRID_POOL = 50;
+
 /** One candidate with the raw evidence of each list. */
 export interface ScoredChunk {
   readonly row: ChunkRow;
@@ -43,7 +46,8 @@ export interface SearchChunksOptions {
  * Path filters are applied before the final ranking (the vector side over-fetches until k pass).
  */
 export function searchChunks(sources: SearchSources, o: SearchChunksOptions): ScoredChunk[] {
-  const depth = Math.max(o.k, 10) * (o.mode === 'hybrid' ? 3 : 1);
+  // A fixed candidate pool per list keeps the fused top ranks independent of k.
+  const depth = o.mode === 'hybrid' ? Math.max(HYBRID_POOL, o.k) : o.k;
   const vectorList = o.mode !== 'lexical' && o.vector ? vectorCandidates(sources, o.vector, depth, o.accept) : [];
   const lexicalList =
     o.mode !== 'vector' && o.text

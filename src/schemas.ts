@@ -1,0 +1,223 @@
+/**
+ * The machine-readable contracts of codescout: every CLI `--json` output and every MCP tool result, written once
+ * as zod schemas and published as JSON Schemas (draft-07, so a default `new Ajv()` validates against them).
+ * The MCP server uses the zod forms as its tools' output schemas; tests validate real output against the JSON forms.
+ * Objects are closed (`additionalProperties: false`): a new field is a contract change and shows up in the tests.
+ */
+import * as z from 'zod';
+import type { ChunkKind } from './types.js';
+
+/** Every chunk kind, in the order of the ChunkKind type. */
+const CHUNK_KINDS = ['function', 'method', 'class', 'interface', 'type', 'enum', 'namespace', 'const', 'export', 'module', 'section', 'text'] as const;
+// Compile-time guard: the list above and the ChunkKind type must name the same kinds.
+type SameKinds<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const KINDS_MATCH: SameKinds<(typeof CHUNK_KINDS)[number], ChunkKind> = true;
+void KINDS_MATCH;
+
+const count = z.number().int().min(0);
+const line = z.number().int().min(1).describe('1-based, inclusive');
+const relevance = z.number().min(0).max(1);
+const seconds = z.number().min(0);
+const relPath = z.string().min(1).describe('path relative to the root, POSIX separators');
+const kind = z.enum(CHUNK_KINDS);
+
+// ---- shared pieces -------------------------------------------------------------------------------------------
+
+/** One search hit as the CLI and `search_code` report it. */
+const SearchHit = z.object({ path: relPath, startLine: line, endLine: line, symbol: z.string(), kind, score: z.number() });
+
+/** `search --json` and the `search_code` tool. */
+export const SearchOutput = z.object({ hits: z.array(SearchHit) }).describe('hits, best first');
+
+/** `status --json`: IndexStats. */
+export const StatusOutput = z.object({
+  root: z.string(),
+  indexDir: z.string(),
+  model: z.string().nullable(),
+  dimension: z.number().int().min(1).nullable(),
+  revision: z.string().nullable(),
+  files: count,
+  chunks: count,
+  vectors: count,
+  cachedVectors: count,
+  bytesOnDisk: count,
+  createdAt: z.string().nullable().describe('ISO 8601'),
+  updatedAt: z.string().nullable().describe('ISO 8601'),
+  schemaVersion: z.number().int().nullable(),
+});
+
+/** `index --json`: a summary of the pass (skipped as a count). */
+export const IndexOutput = z.object({
+  root: z.string(),
+  files: count,
+  chunks: count,
+  embedded: count,
+  reused: count,
+  removed: count,
+  skipped: count,
+  seconds,
+});
+
+/** The full UpdateReport (skipped files listed): the `reindex` tool. */
+export const UpdateReportOutput = z.object({
+  root: z.string(),
+  files: count.describe('files in the index after the pass'),
+  chunks: count.describe('chunks in the index after the pass'),
+  filesChanged: count,
+  embedded: count.describe('texts sent to the embedder'),
+  reused: count.describe('new chunks whose vector came from the cache'),
+  removed: count.describe('files removed from the index'),
+  skipped: z.array(z.object({ path: z.string(), reason: z.string() })),
+  seconds,
+});
+
+/** A chunk of a result file. `text` is present only when code was asked for. */
+const ResultChunk = z.object({
+  symbol: z.string(),
+  kind,
+  parent: z.string().nullable(),
+  startLine: line,
+  endLine: line,
+  relevance,
+  text: z.string().optional(),
+});
+
+const resultFile = <C extends z.ZodType>(chunk: C) =>
+  z.object({
+    path: relPath,
+    relevance,
+    reason: z.string(),
+    chunks: z.array(chunk),
+    missingContext: z.array(z.string()),
+    cycle: z.number().int().min(1),
+  });
+
+const CycleQuery = z.object({
+  text: z.string(),
+  keywords: z.array(z.string()),
+  patterns: z.array(z.string()),
+  excludes: z.array(z.string()),
+  focusAreas: z.array(z.string()),
+});
+
+const CycleTrace = z.object({
+  n: z.number().int().min(1),
+  query: CycleQuery,
+  hits: count,
+  high: count,
+  newTerms: z.array(z.string()),
+  excluded: z.array(z.string()),
+  gaps: z.array(z.string()),
+  newFiles: count,
+  ms: count,
+});
+
+const stoppedBecause = z.enum(['enough', 'max-cycles', 'no-progress']);
+
+/** `query --json`: the RetrievalResult. */
+export const QueryOutput = z.object({
+  results: z.array(resultFile(ResultChunk)),
+  related: z.array(resultFile(ResultChunk)),
+  cycles: z.array(CycleTrace),
+  stoppedBecause,
+});
+
+/** A chunk as `retrieve_context` returns it: with its code when the token budget allowed. */
+const BudgetedChunk = ResultChunk.extend({
+  textTruncated: z.literal(true).optional().describe('set when only the first lines of the chunk fitted the budget'),
+});
+
+/** The `retrieve_context` tool: the RetrievalResult with code within a token budget. */
+export const RetrieveContextOutput = z.object({
+  results: z.array(resultFile(BudgetedChunk)).describe('files at or above the high threshold, best first'),
+  related: z.array(resultFile(BudgetedChunk)).describe('files in the related band, best first'),
+  cycles: z.array(CycleTrace),
+  stoppedBecause,
+  tokenBudget: count.describe('the budget for code, in approximate tokens (chars / 4)'),
+  tokensUsed: count.describe('approximate tokens of the code returned'),
+  truncated: z.boolean().describe('true when some chunk code was left out or cut to fit the budget'),
+});
+
+/** The `index_status` tool: IndexStats plus the watcher state. */
+export const IndexStatusOutput = StatusOutput.extend({
+  watching: z.boolean().describe('true while the file watcher keeps the index live'),
+});
+
+/** `model fetch --json`. */
+export const ModelFetchOutput = z.object({
+  model: z.string(),
+  dir: z.string(),
+  origin: z.enum(['model-dir', 'models-folder', 'hub', 'maven']),
+  dimension: z.number().int().min(1),
+  revision: z.string(),
+  seconds,
+});
+
+/** `model list --json`. */
+export const ModelListOutput = z.array(
+  z.object({ id: z.string(), hfRepo: z.string(), dimension: z.number().int().min(1), pooling: z.string(), maxTokens: z.number().int().min(1) }),
+);
+
+/** One line of `watch --json`. */
+export const WatchEventOutput = z.discriminatedUnion('event', [
+  z.object({ event: z.literal('ready'), root: z.string(), files: count, chunks: count }),
+  z.object({
+    event: z.literal('updated'),
+    changed: count,
+    removed: count,
+    fullPass: z.boolean(),
+    embedded: count,
+    reused: count,
+    files: count,
+    chunks: count,
+    ms: count,
+  }),
+]);
+
+/** The zod form of every contract, keyed like {@link SCHEMAS}. */
+export const OUTPUT_SCHEMAS = Object.freeze({
+  index: IndexOutput,
+  status: StatusOutput,
+  search: SearchOutput,
+  query: QueryOutput,
+  modelFetch: ModelFetchOutput,
+  modelList: ModelListOutput,
+  watchEvent: WatchEventOutput,
+  retrieveContext: RetrieveContextOutput,
+  searchCode: SearchOutput,
+  indexStatus: IndexStatusOutput,
+  reindex: UpdateReportOutput,
+});
+
+/** Name of a published schema: a CLI output (`index`, `status`, ...) or an MCP tool result (`retrieveContext`, ...). */
+export type SchemaName = keyof typeof OUTPUT_SCHEMAS;
+
+const TITLES: Record<SchemaName, string> = {
+  index: 'codescout index --json',
+  status: 'codescout status --json',
+  search: 'codescout search --json',
+  query: 'codescout query --json',
+  modelFetch: 'codescout model fetch --json',
+  modelList: 'codescout model list --json',
+  watchEvent: 'codescout watch --json (one line)',
+  retrieveContext: 'MCP tool retrieve_context (structuredContent)',
+  searchCode: 'MCP tool search_code (structuredContent)',
+  indexStatus: 'MCP tool index_status (structuredContent)',
+  reindex: 'MCP tool reindex (structuredContent)',
+};
+
+/**
+ * JSON Schemas (draft-07) of every `--json` output and MCP tool result, keyed by name.
+ * @example
+ * import Ajv from 'ajv';
+ * const valid = new Ajv().compile(SCHEMAS.search)(JSON.parse(stdout));
+ */
+export const SCHEMAS: Readonly<Record<SchemaName, Readonly<Record<string, unknown>>>> = Object.freeze(
+  Object.fromEntries((Object.keys(OUTPUT_SCHEMAS) as SchemaName[]).map((name) => [name, jsonSchemaOf(name)])) as Record<SchemaName, Record<string, unknown>>,
+);
+
+/** The plain JSON Schema of one contract (the non-enumerable `~standard` handle of zod's result is left behind). */
+function jsonSchemaOf(name: SchemaName): Readonly<Record<string, unknown>> {
+  const schema: Record<string, unknown> = { ...z.toJSONSchema(OUTPUT_SCHEMAS[name], { target: 'draft-7' }) };
+  return Object.freeze({ ...schema, title: TITLES[name] });
+}
