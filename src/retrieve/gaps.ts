@@ -55,3 +55,46 @@ export function resolveDefinitionGaps(o: {
   }
   return { critical: [...critical], promoted };
 }
+
+/** Relevance given to a file that uses what a high-relevance file defines (registers it, calls it). */
+export const USAGE_RELEVANCE = 0.5;
+
+/** Symbol kinds whose names are worth following to their users. */
+const FOLLOWED_KINDS = new Set(['function', 'class', 'interface', 'type', 'enum', 'const', 'namespace']);
+
+/** Names defined by high-relevance chunks that are distinctive enough to look for their users. */
+export function definedNames(chunks: ReadonlyArray<{ symbol: string; kind: string }>, limit = 8): string[] {
+  return [...new Set(chunks.filter((c) => FOLLOWED_KINDS.has(c.kind) && c.symbol.length >= 4 && c.symbol !== 'default').map((c) => c.symbol))].slice(0, limit);
+}
+
+/**
+ * Raises files that use a name defined by a high-relevance file (a call, a construction, a type reference)
+ * to the related band, saying which name and where it comes from. Mutates the files it is given.
+ */
+export function resolveUsages(o: {
+  files: ReadonlyArray<GapFile & { texts: readonly string[] }>;
+  names: ReadonlyMap<string, string>;
+  highThreshold: number;
+}): string[] {
+  if (o.names.size === 0) return [];
+  const pattern = new RegExp(`(?<![\\w$.])(${[...o.names.keys()].map(escapeRegExp).join('|')})\\s*(?:<[^<>()]*>)?\\s*\\(|(?:new|extends|implements|:)\\s*(${[...o.names.keys()].map(escapeRegExp).join('|')})\\b`);
+  const promoted: string[] = [];
+  for (const f of o.files) {
+    if (f.relevance >= USAGE_RELEVANCE) continue;
+    for (const text of f.texts) {
+      const m = text.match(pattern);
+      const name = m?.[1] ?? m?.[2];
+      const from = name ? o.names.get(name) : undefined;
+      if (!name || !from || from === f.path) continue;
+      f.relevance = USAGE_RELEVANCE;
+      f.reason = `Uses ${name} from ${from}. ${f.reason}`;
+      promoted.push(f.path);
+      break;
+    }
+  }
+  return promoted;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

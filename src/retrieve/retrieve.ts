@@ -4,7 +4,7 @@ import { calibrate, VectorSample } from './calibration.js';
 import { createDefaultEvaluator } from './default-evaluator.js';
 import type { CandidateChunk, CandidateFile, EvaluateFn, Evaluation, Evaluator } from './evaluator.js';
 import type { ScoredChunk } from './hybrid-search.js';
-import { resolveDefinitionGaps, type GapFile } from './gaps.js';
+import { definedNames, resolveDefinitionGaps, resolveUsages, type GapFile } from './gaps.js';
 import { combineQueryVector, dot } from './query-vector.js';
 import { refine, type CycleQuery, type HighChunk } from './refine.js';
 import type { CycleTrace, ResultFile, RetrievalResult, StopReason } from './retrieval-result.js';
@@ -21,7 +21,7 @@ export interface RetrieveOptions {
 }
 
 /** Tuning of the loop's dispatch. */
-export const LOOP_TUNING = Object.freeze({ chunksPerCycle: 40, patternChunks: 12, relatedThreshold: 0.4, lowRelevance: 0.2 });
+export const LOOP_TUNING = Object.freeze({ chunksPerCycle: 40, patternChunks: 12, usageChunks: 8, relatedThreshold: 0.4, lowRelevance: 0.2 });
 
 const samples = new WeakMap<CodeIndex, VectorSample>();
 
@@ -80,17 +80,29 @@ export async function retrieve(index: CodeIndex, task: Task, options: RetrieveOp
   let query: CycleQuery = { text: t.text, keywords: t.keywords, patterns: [], excludes: [], focusAreas: t.focusAreas };
   let vector = taskVector;
   let lookups: string[] = [];
+  let usages: { names: string[]; definedIn: Set<string> } = { names: [], definedIn: new Set() };
   let stoppedBecause: StopReason = 'max-cycles';
 
   for (let n = 1; n <= t.maxCycles; n++) {
     const started = performance.now();
-    const scored = await dispatch({ index, t, query, vector, lookups, chunksPerCycle: options.chunksPerCycle ?? LOOP_TUNING.chunksPerCycle });
+    const scored = await dispatch({ index, t, query, vector, lookups, usages, chunksPerCycle: options.chunksPerCycle ?? LOOP_TUNING.chunksPerCycle });
     const candidates = toCandidates(scored, taskVector, catalog.vectorsForRows(scored.map((s) => s.row.rowId), revision));
     const learnedTerms = query.keywords.filter((k) => !t.keywords.includes(k));
     const evaluations = await evaluator.evaluate(t, candidates, { cycle: n, learnedTerms, focusAreas: query.focusAreas });
     const newFiles = merge({ files, evaluations, candidates: scored, cycle: n });
     const gapView = new Map([...files].map(([p, f]) => [p, f.evaluation]));
     const { critical: criticalGaps } = resolveDefinitionGaps({ files: gapView, highThreshold: t.highThreshold, definitionPaths });
+    // Follow high results to their users (where a throttle is registered, who calls the parser).
+    const highDefs = new Map<string, string>();
+    for (const f of files.values()) {
+      if (f.evaluation.relevance < t.highThreshold) continue;
+      for (const name of definedNames([...f.chunks.values()].map((c) => c.row))) if (!highDefs.has(name)) highDefs.set(name, f.evaluation.path);
+    }
+    resolveUsages({
+      files: [...files.values()].map((f) => Object.assign(f.evaluation, { texts: [...f.chunks.values()].map((c) => c.row.text) })),
+      names: highDefs,
+      highThreshold: t.highThreshold,
+    });
     const ranked = [...files.values()].sort((a, b) => b.evaluation.relevance - a.evaluation.relevance);
     const high = ranked.filter((f) => f.evaluation.relevance >= t.highThreshold);
     const highChunks: HighChunk[] = (high.length > 0 ? high : ranked.filter((f) => f.evaluation.relevance >= 0.5).slice(0, 3)).flatMap((f) =>
@@ -118,7 +130,8 @@ export async function retrieve(index: CodeIndex, task: Task, options: RetrieveOp
     }
     if (n === t.maxCycles) break;
     // REFINE -> next query vector from the task, the high hits, and the learned terms and gaps.
-    const highRows = highChunks.length > 0 ? ranked.slice(0, 5).flatMap((f) => [...f.chunks.values()].slice(0, 2).map((c) => c.row.rowId)) : [];
+    const feedback = high.length > 0 ? high : ranked.filter((f) => f.evaluation.relevance >= 0.5).slice(0, 3);
+    const highRows = feedback.slice(0, 5).flatMap((f) => [...f.chunks.values()].sort((a, b) => b.relevance - a.relevance).slice(0, 2).map((c) => c.row.rowId));
     const excludedRows = ranked.filter((f) => f.evaluation.relevance < LOOP_TUNING.lowRelevance).slice(0, 10).flatMap((f) => [...f.chunks.values()].slice(0, 1).map((c) => c.row.rowId));
     const expansion = refinement.expansionText.trim() ? await embedder.embedQuery(refinement.expansionText) : undefined;
     vector = combineQueryVector({
@@ -129,6 +142,7 @@ export async function retrieve(index: CodeIndex, task: Task, options: RetrieveOp
     });
     query = refinement.query;
     lookups = criticalGaps;
+    usages = { names: [...highDefs.keys()], definedIn: new Set(highDefs.values()) };
   }
 
   const ranked = [...files.values()].sort((a, b) => b.evaluation.relevance - a.evaluation.relevance || a.evaluation.path.localeCompare(b.evaluation.path));
@@ -143,7 +157,15 @@ export async function retrieve(index: CodeIndex, task: Task, options: RetrieveOp
 
 /** DISPATCH: hybrid search with the current vector and terms (within the task's patterns, minus excludes), plus
  * a search inside learned patterns and direct lookups of gap symbols. */
-async function dispatch(o: { index: CodeIndex; t: ResolvedTask; query: CycleQuery; vector: Float32Array; lookups: string[]; chunksPerCycle: number }): Promise<ScoredChunk[]> {
+async function dispatch(o: {
+  index: CodeIndex;
+  t: ResolvedTask;
+  query: CycleQuery;
+  vector: Float32Array;
+  lookups: string[];
+  usages: { names: string[]; definedIn: Set<string> };
+  chunksPerCycle: number;
+}): Promise<ScoredChunk[]> {
   const { index, t, query, vector } = o;
   const lexicalText = [query.text, ...query.keywords].join(' ');
   const exclude = [...t.excludes, ...query.excludes];
@@ -154,6 +176,16 @@ async function dispatch(o: { index: CodeIndex; t: ResolvedTask; query: CycleQuer
     for (const s of await index.searchScored(lexicalText, { k: LOOP_TUNING.patternChunks, mode: 'hybrid', vector, include, exclude })) {
       if (!out.has(s.row.rowId)) out.set(s.row.rowId, s);
     }
+  }
+  if (o.usages.names.length > 0) {
+    // Users of what the high results define, found by name (lexical), outside the files that define them.
+    const users = await index.searchScored(o.usages.names.join(' '), {
+      k: LOOP_TUNING.usageChunks,
+      mode: 'lexical',
+      include: t.patterns,
+      exclude: [...t.excludes, ...o.usages.definedIn],
+    });
+    for (const s of users) if (!out.has(s.row.rowId)) out.set(s.row.rowId, s);
   }
   if (o.lookups.length > 0) {
     const { catalog } = index.store;
