@@ -29,8 +29,11 @@ export const EVALUATOR_TUNING = Object.freeze({
   /** Similarity above the index mean (offset) where "close" starts, and the span to full closeness. */
   closeOffset: 0.05,
   closeSpan: 0.35,
-  vectorWeight: 0.65,
-  lexicalWeight: 0.35,
+  vectorWeight: 0.5,
+  /** BM25 for the original task, relative to the best chunk's. */
+  bm25Weight: 0.3,
+  /** IDF-weighted share of the task's terms the chunk contains. */
+  lexicalWeight: 0.2,
   /** Weight of a learned term (the code base's word for the task) relative to a task term. */
   learnedTermWeight: 0.5,
   /** Extra for task terms found in the symbol name or path, on top of the body coverage. */
@@ -94,7 +97,7 @@ function evaluateFile(o: { file: CandidateFile; terms: WeightedTerm[]; ctx: Defa
     const nameMatched = terms.filter((t) => names.has(t.stem));
     const coverage = matched.reduce((s, t) => s + w(t), 0) / totalIdf;
     const nameCoverage = nameMatched.reduce((s, t) => s + w(t), 0) / totalIdf;
-    let relevance = T.vectorWeight * vector + T.lexicalWeight * coverage + T.nameBonus * nameCoverage;
+    let relevance = T.vectorWeight * vector + T.bm25Weight * chunk.taskLexical + T.lexicalWeight * coverage + T.nameBonus * nameCoverage;
     if (NON_SYMBOL_KINDS.has(chunk.kind)) relevance *= T.nonSymbolFactor;
     if (isTest) relevance *= T.testFactor;
     return { chunk, relevance: clamp01(relevance), z, matched, nameMatched };

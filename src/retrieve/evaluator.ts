@@ -14,6 +14,8 @@ export interface CandidateChunk {
   readonly text: string;
   /** Cosine similarity of the chunk to the ORIGINAL task text (not the refined query). */
   readonly taskSimilarity: number;
+  /** BM25 of the chunk for the ORIGINAL task text, relative to the best chunk's (0..1; 0 = no lexical match). */
+  readonly taskLexical: number;
   /** Rank of the chunk in this cycle's fused search (0 = best). */
   readonly rank: number;
 }

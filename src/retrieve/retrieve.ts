@@ -21,7 +21,7 @@ export interface RetrieveOptions {
 }
 
 /** Tuning of the loop's dispatch. */
-export const LOOP_TUNING = Object.freeze({ chunksPerCycle: 40, patternChunks: 12, usageChunks: 8, relatedThreshold: 0.4, lowRelevance: 0.2 });
+export const LOOP_TUNING = Object.freeze({ chunksPerCycle: 40, patternChunks: 12, usageChunks: 8, relatedThreshold: 0.4, lowRelevance: 0.2, firstCyclePrior: 0.06, taskLexicalDepth: 200 });
 
 const samples = new WeakMap<CodeIndex, VectorSample>();
 
@@ -30,6 +30,8 @@ interface FileState {
   /** Mutable copy of the best evaluation: gap resolution may raise it and trim its missing context. */
   evaluation: GapFile & { chunkRelevance?: Evaluation['chunkRelevance'] };
   cycle: number;
+  /** The cycle that first found the file: 1 means the task's own query found it. */
+  firstSeen: number;
   chunks: Map<string, { row: ChunkRow; relevance: number }>;
 }
 
@@ -70,6 +72,10 @@ export async function retrieve(index: CodeIndex, task: Task, options: RetrieveOp
       }),
   );
 
+  // Lexical evidence for the original task, once: every cycle's candidates are judged against it.
+  const taskHits = catalog.lexicalSearch([t.text, ...t.keywords].join(' '), { k: LOOP_TUNING.taskLexicalDepth });
+  const bestBm25 = taskHits[0]?.score ?? 0;
+  const taskLexical = new Map(taskHits.map((h) => [h.rowId, bestBm25 > 0 ? h.score / bestBm25 : 0]));
   const files = new Map<string, FileState>();
   const definitionPaths = (names: readonly string[]): Map<string, string[]> => {
     const out = new Map<string, string[]>();
@@ -86,7 +92,7 @@ export async function retrieve(index: CodeIndex, task: Task, options: RetrieveOp
   for (let n = 1; n <= t.maxCycles; n++) {
     const started = performance.now();
     const scored = await dispatch({ index, t, query, vector, lookups, usages, chunksPerCycle: options.chunksPerCycle ?? LOOP_TUNING.chunksPerCycle });
-    const candidates = toCandidates(scored, taskVector, catalog.vectorsForRows(scored.map((s) => s.row.rowId), revision));
+    const candidates = toCandidates(scored, taskVector, catalog.vectorsForRows(scored.map((s) => s.row.rowId), revision), taskLexical);
     const learnedTerms = query.keywords.filter((k) => !t.keywords.includes(k));
     const evaluations = await evaluator.evaluate(t, candidates, { cycle: n, learnedTerms, focusAreas: query.focusAreas });
     const newFiles = merge({ files, evaluations, candidates: scored, cycle: n });
@@ -145,7 +151,10 @@ export async function retrieve(index: CodeIndex, task: Task, options: RetrieveOp
     usages = { names: [...highDefs.keys()], definedIn: new Set(highDefs.values()) };
   }
 
-  const ranked = [...files.values()].sort((a, b) => b.evaluation.relevance - a.evaluation.relevance || a.evaluation.path.localeCompare(b.evaluation.path));
+  // Near-ties go to files the task's own query found: later cycles search a drifted query, so their finds
+  // carry slightly less evidence (measured on the dev sets, see bench/RESULTS.md).
+  const finalScore = (f: FileState): number => f.evaluation.relevance + (f.firstSeen === 1 ? LOOP_TUNING.firstCyclePrior : 0);
+  const ranked = [...files.values()].sort((a, b) => finalScore(b) - finalScore(a) || a.evaluation.path.localeCompare(b.evaluation.path));
   const relatedThreshold = options.relatedThreshold ?? LOOP_TUNING.relatedThreshold;
   return {
     results: ranked.filter((f) => f.evaluation.relevance >= t.highThreshold).map(toResultFile),
@@ -197,7 +206,12 @@ async function dispatch(o: {
   return [...out.values()];
 }
 
-function toCandidates(scored: readonly ScoredChunk[], taskVector: Float32Array, vectors: Array<{ rowId: number; vector: Float32Array }>): CandidateFile[] {
+function toCandidates(
+  scored: readonly ScoredChunk[],
+  taskVector: Float32Array,
+  vectors: Array<{ rowId: number; vector: Float32Array }>,
+  taskLexical: ReadonlyMap<number, number>,
+): CandidateFile[] {
   const sims = new Map(vectors.map((v) => [v.rowId, dot(taskVector, v.vector)]));
   const byFile = new Map<string, CandidateChunk[]>();
   scored.forEach((s, rank) => {
@@ -205,7 +219,8 @@ function toCandidates(scored: readonly ScoredChunk[], taskVector: Float32Array, 
     const list = byFile.get(r.path) ?? [];
     list.push({
       rowId: r.rowId, chunkId: r.chunkId, symbol: r.symbol, kind: r.kind, parent: r.parent, signature: r.signature,
-      startLine: r.startLine, endLine: r.endLine, text: r.text, taskSimilarity: sims.get(r.rowId) ?? 0, rank,
+      startLine: r.startLine, endLine: r.endLine, text: r.text, taskSimilarity: sims.get(r.rowId) ?? 0,
+      taskLexical: taskLexical.get(r.rowId) ?? 0, rank,
     });
     byFile.set(r.path, list);
   });
@@ -223,7 +238,7 @@ function merge(o: { files: Map<string, FileState>; evaluations: readonly Evaluat
     const state = o.files.get(e.path);
     if (!state) {
       if (relevance >= LOOP_TUNING.lowRelevance) fresh++;
-      o.files.set(e.path, { evaluation, cycle: o.cycle, chunks: new Map() });
+      o.files.set(e.path, { evaluation, cycle: o.cycle, firstSeen: o.cycle, chunks: new Map() });
     } else if (relevance > state.evaluation.relevance) {
       state.evaluation = evaluation;
       state.cycle = o.cycle;
