@@ -1,4 +1,5 @@
 import { eng } from 'stopword';
+import { splitIdentifier } from '../chunk/identifiers.js';
 
 /** English stop words: in a query they match nearly every chunk and only cost time. */
 const STOP_WORDS = new Set(eng);
@@ -7,33 +8,6 @@ const STOP_WORDS = new Set(eng);
 export const MAX_QUERY_TERMS = 32;
 
 const WORD = /[\p{L}\p{N}_]+/gu;
-const PART = /\p{Lu}+(?!\p{Ll})|\p{Lu}?\p{Ll}+|\p{N}+|\p{Lo}+/gu;
-
-/**
- * Splits one identifier into its lower-case words: `throttleRequests` -> `throttle requests`,
- * `HTTPServer` -> `http server`, `_get_server_data_file_path` -> `get server data file path`.
- * Returns [] when the identifier has a single part (the whole word is already a term).
- */
-export function splitIdentifier(identifier: string): string[] {
-  const parts: string[] = [];
-  for (const segment of identifier.split('_')) {
-    for (const match of segment.matchAll(PART)) parts.push(match[0].toLowerCase());
-  }
-  return parts.length > 1 ? parts : [];
-}
-
-/**
- * The split words of every compound identifier in `text`, de-duplicated, space-separated: the
- * `lexicalTerms` a caller stores beside a chunk so that `throttle` finds `throttleRequests`.
- */
-export function identifierTerms(text: string): string {
-  const terms = new Set<string>();
-  for (const match of text.matchAll(WORD)) {
-    for (const part of splitIdentifier(match[0])) terms.add(part);
-  }
-  return [...terms].join(' ');
-}
-
 /** Terms kept after dropping the most common ones. */
 export const MAX_MATCH_TERMS = 16;
 /** A term in more than this share of chunks says little and costs much: left out of the query. */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Catalog } from '../../../src/store/catalog.js';
-import { buildMatchExpression, identifierTerms, splitIdentifier } from '../../../src/store/fts-query.js';
+import { buildMatchExpression } from '../../../src/store/fts-query.js';
 import { chunk, fileInput, makeTempDirs } from './store-helpers.js';
 
 const tmp = makeTempDirs();
@@ -80,12 +80,11 @@ describe('Catalog.lexicalSearch', () => {
 });
 
 describe('fts-query', () => {
-  it('splits identifiers into lower-case words', () => {
-    expect(splitIdentifier('throttleRequests')).toEqual(['throttle', 'requests']);
-    expect(splitIdentifier('HTTPServer2')).toEqual(['http', 'server', '2']);
-    expect(splitIdentifier('_get_server_data_file_path')).toEqual(['get', 'server', 'data', 'file', 'path']);
-    expect(splitIdentifier('plain')).toEqual([]);
-    expect(identifierTerms('const maxFileBytes = MAX_FILE_BYTES;')).toBe('max file bytes');
+  it('drops stop words and, given document frequencies, terms found in most chunks', () => {
+    expect(buildMatchExpression('where is the throttle')).toBe('"throttle"');
+    const df = (words: readonly string[]): Map<string, number> => new Map(words.map((w) => [w, w === 'page' ? 90 : 3]));
+    expect(buildMatchExpression('page throttle', df, 100)).toBe('"throttle"');
+    expect(buildMatchExpression('page', df, 100)).toBe('"page"');
   });
 
   it('builds a quoted OR expression and null for empty input', () => {

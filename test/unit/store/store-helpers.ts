@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChunkInput, ReplaceFileInput } from '../../../src/store/catalog-types.js';
-import { identifierTerms } from '../../../src/store/fts-query.js';
+import { identifierTerms } from '../../../src/chunk/identifiers.js';
 
 /** A fresh temp directory per test; `cleanup()` removes every one made so far. */
 export function makeTempDirs(): { make(): string; cleanup(): void } {
@@ -55,7 +55,7 @@ export function chunk(symbol: string, text: string, startLine: number, overrides
   return {
     id: `key:${symbol}:${startLine}`, kind: 'function', symbol, parent: null, signature: `function ${symbol}()`,
     startLine, endLine: startLine + text.split('\n').length - 1, text, hash: `hash:${symbol}:${text}`,
-    lexicalTerms: identifierTerms(`${symbol} ${text}`), ...overrides,
+    lexicalTerms: identifierTerms(`${symbol} ${text}`).join(' '), ...overrides,
   };
 }
 
