@@ -10,6 +10,24 @@ export const RRF_K = 60;
 /** Weights of the two lists in the fusion (tuned on the dev sets, see bench/RESULTS.md). */
 export const FUSION_WEIGHTS = Object.freeze({ vector: 1, lexical: 1 });
 
+/** Lexical weight when the query names an identifier (`parseConfig`, `max_file_bytes`): exact names decide. */
+export const IDENTIFIER_LEXICAL_WEIGHT = 2;
+
+const COMPOUND_IDENTIFIER = /^(?:[a-z]+[A-Z][A-Za-z0-9]*|[A-Za-z][A-Za-z0-9]*[_$][A-Za-z0-9_$]+|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)$/;
+
+/** The tokens of a text shaped like compound identifiers: inner capitals, or `_`/`$` between letters. */
+export function identifierTokens(text: string): string[] {
+  return [...new Set((text.match(/[A-Za-z_$][A-Za-z0-9_$]*/g) ?? []).filter((t) => COMPOUND_IDENTIFIER.test(t)))];
+}
+
+/** True when the text names at least one compound identifier (`parseConfig`, `max_file_bytes`, `HttpServer`). */
+export function namesIdentifier(text: string): boolean {
+  return identifierTokens(text).length > 0;
+}
+
+/** Added to the fused score of a chunk whose symbol is an identifier the query names: more than any list can give. */
+const EXACT_SYMBOL_BONUS = 2 / RRF_K;
+
 /** Candidates each list contributes to the fusion. */
 export const HYBRID_POOL = 50;
 
@@ -57,12 +75,24 @@ export function searchChunks(sources: SearchSources, o: SearchChunksOptions): Sc
   vectorList.forEach((h, rank) => {
     fused.set(h.rowId, { score: FUSION_WEIGHTS.vector / (RRF_K + rank + 1), similarity: h.similarity });
   });
+  const lexicalWeight = o.text && namesIdentifier(o.text) ? IDENTIFIER_LEXICAL_WEIGHT : FUSION_WEIGHTS.lexical;
   lexicalList.forEach((h, rank) => {
     const entry = fused.get(h.rowId) ?? { score: 0 };
-    entry.score += FUSION_WEIGHTS.lexical / (RRF_K + rank + 1);
+    entry.score += lexicalWeight / (RRF_K + rank + 1);
     entry.bm25 = h.score;
     fused.set(h.rowId, entry);
   });
+  // A definition named exactly by the query comes first (the user typed its name), within the path filter.
+  const named = o.mode !== 'vector' && o.text ? identifierTokens(o.text) : [];
+  if (named.length > 0) {
+    const exact = sources.catalog.getChunks(sources.catalog.findSymbolRowIds(named, 20, { includeMethods: true }));
+    for (const row of exact) {
+      if (o.accept && !o.accept(row.path)) continue;
+      const entry = fused.get(row.rowId) ?? { score: 0 };
+      entry.score += EXACT_SYMBOL_BONUS;
+      fused.set(row.rowId, entry);
+    }
+  }
   const ranked = [...fused.entries()].sort((a, b) => b[1].score - a[1].score).slice(0, o.k);
   const rows = new Map(sources.catalog.getChunks(ranked.map(([id]) => id)).map((r) => [r.rowId, r]));
   return ranked.flatMap(([id, e]) => {

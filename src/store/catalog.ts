@@ -290,8 +290,8 @@ export class Catalog {
   }
 
   /** Row ids of symbol chunks named one of `names` (definitions), at most `limit`. */
-  findSymbolRowIds(names: readonly string[], limit = 50): number[] {
-    return symbolRowIds(this.db, names, limit);
+  findSymbolRowIds(names: readonly string[], limit = 50, options: { includeMethods?: boolean } = {}): number[] {
+    return symbolRowIds(this.db, names, limit, options.includeMethods ?? false);
   }
 
   close(): void {

@@ -16,12 +16,16 @@ export function documentFrequencies(db: Database.Database, words: readonly strin
   return out;
 }
 
-/** Row ids of top-level definitions (not methods or module glue) whose symbol is one of `names`, at most `limit`. */
-export function symbolRowIds(db: Database.Database, names: readonly string[], limit: number): number[] {
+/**
+ * Row ids of definitions whose symbol is one of `names`, at most `limit`: top-level ones only (not methods
+ * or module glue) unless `includeMethods`.
+ */
+export function symbolRowIds(db: Database.Database, names: readonly string[], limit: number, includeMethods = false): number[] {
   if (names.length === 0) return [];
+  const kinds = includeMethods ? "('module', 'text', 'section')" : "('module', 'text', 'section', 'method')";
   return db
     .prepare(
-      `SELECT id FROM chunks WHERE symbol IN (SELECT value FROM json_each(?)) AND kind NOT IN ('module', 'text', 'section', 'method')
+      `SELECT id FROM chunks WHERE symbol IN (SELECT value FROM json_each(?)) AND kind NOT IN ${kinds}
        ORDER BY id LIMIT ?`,
     )
     .pluck()

@@ -47,6 +47,18 @@ describe('CodeIndex (real model, SQLite, hnswlib)', () => {
     expect(index.verify()).toEqual([]);
   });
 
+  it('hybrid search puts the exact compound identifier first even when its words are common', async () => {
+    const { tree, index } = await setup();
+    // Many near-twins share the words (bench, probe) and the body; the target's body is unlike the query.
+    for (let i = 0; i < 30; i++) {
+      await tree.write(`src/probe/p${i}.ts`, `/** bench probe ${i} */\nexport function benchProbeZulu${i}(value: number): number {\n  return benchProbeZulu(value) * ${i};\n}\n`);
+    }
+    await tree.write('src/probe/target.ts', 'export function benchProbeZulu(input: string[]): string[] {\n  return input.filter(Boolean).sort();\n}\n');
+    await index.update();
+    const hits = await index.search('benchProbeZulu', { k: 5 });
+    expect(hits[0]!.symbol).toBe('benchProbeZulu');
+  });
+
   it('a second run embeds nothing; an edit re-embeds only the changed chunk', async () => {
     const { tree, index } = await setup();
     const first = await index.update();
