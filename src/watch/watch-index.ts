@@ -51,7 +51,13 @@ export interface IndexWatcher {
   close(): Promise<void>;
 }
 
-const DEFAULT_WATCH = Object.freeze({ debounceMs: 75, maxBatchDelayMs: 1000, settleMs: 40, maxPendingPaths: 5000, usePolling: false, lockWaitMs: 60_000 });
+/**
+ * How often a settling file's size is polled (ms). Not lower: a branch switch settles hundreds of files at once,
+ * and every poll is a stat call on Node's small I/O thread pool.
+ */
+const SETTLE_POLL_MS = 25;
+
+const DEFAULT_WATCH = Object.freeze({ debounceMs: 75, maxBatchDelayMs: 1000, settleMs: 50, maxPendingPaths: 5000, usePolling: false, lockWaitMs: 60_000 });
 
 /** Folder names never watched, whatever the ignore files say: heavy and never source. */
 const NEVER_WATCHED = new Set(['.git', 'node_modules', 'index-cache']);
@@ -145,7 +151,7 @@ export function watchIndex(index: CodeIndex, options: WatchOptions = {}): IndexW
         followSymlinks: false,
         usePolling,
         interval: 200,
-        awaitWriteFinish: { stabilityThreshold: o.settleMs, pollInterval: 10 },
+        awaitWriteFinish: { stabilityThreshold: o.settleMs, pollInterval: SETTLE_POLL_MS },
       });
       fsw = w;
       w.on('add', onFile('change'));
