@@ -51,6 +51,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .description('show what an index holds')
     .option('--cache-dir <dir>', 'where indexes live')
     .option('--model <id>', 'embedding model id')
+    .option('--verify', 'check the index end to end; exit 6 when a problem is found')
     .option('--json', 'machine-readable output')
     .action(async (root: string | undefined, opts) => setExit(await runStatus(io, root, opts)));
   program

@@ -11,13 +11,15 @@ import { indexDirFor } from './indexer/index-location.js';
 import { Indexer } from './indexer/indexer.js';
 import { PassCounters, type ProgressListener, type UpdateReport } from './indexer/update-report.js';
 import { compilePathGlobs } from './retrieve/path-globs.js';
+import { MAX_TASK_CHARS } from './retrieve/task.js';
 import { searchChunks, toHit, type ScoredChunk } from './retrieve/hybrid-search.js';
 import { Catalog } from './store/catalog.js';
 import { quarantineCorruptDatabase } from './store/catalog-open.js';
 import { createDebouncedSaver, type DebouncedSaver } from './store/debounced-saver.js';
 import { HNSW_FILE, HNSW_META_FILE } from './store/hnsw-file.js';
 import type { HnswStore } from './store/hnsw-store.js';
-import { openVectorStore, reconcileVectorStore } from './store/open-vector-store.js';
+import { openVectorStore, reconcileVectorStore, type OpenedVectorStore } from './store/open-vector-store.js';
+import { SCHEMA_VERSION } from './store/schema.js';
 import { acquireWriteLock } from './store/write-lock.js';
 import type { Hit, SearchMode, SourceFile } from './types.js';
 
@@ -82,16 +84,11 @@ export async function openIndex(options: OpenIndexOptions): Promise<CodeIndex> {
     );
   }
   const notes: string[] = [];
-  let catalog: Catalog;
-  try {
-    catalog = Catalog.open(indexDir);
-  } catch (error) {
-    if (!(error instanceof IndexCorruptError)) throw error;
-    const moved = quarantineCorruptDatabase(indexDir);
-    notes.push(`The index database was damaged; moved it to ${moved} and started a fresh index.`);
-    options.onProgress?.({ phase: 'model', filesDone: 0, filesTotal: 0, chunksEmbedded: 0, message: notes.at(-1) });
-    catalog = Catalog.open(indexDir);
-  }
+  const note = (message: string): void => {
+    notes.push(message);
+    options.onProgress?.({ phase: 'model', filesDone: 0, filesTotal: 0, chunksEmbedded: 0, message });
+  };
+  const catalog = await openCatalogOrQuarantine(indexDir, { lockWaitMs: config.lockWaitMs, note });
   const manifest = catalog.getManifest();
   if (manifest && (manifest.model !== config.model.id || manifest.dimension !== config.model.dimension)) {
     if (!options.rebuild) {
@@ -104,14 +101,62 @@ export async function openIndex(options: OpenIndexOptions): Promise<CodeIndex> {
     }
   }
   if (options.rebuild) {
-    catalog.clear();
-    catalog.resetManifest();
-    await rm(path.join(indexDir, HNSW_FILE), { force: true });
-    await rm(path.join(indexDir, HNSW_META_FILE), { force: true });
+    // Under the write lock: a writer in another process must never see its rows vanish mid-pass.
+    const lock = await acquireWriteLock(indexDir, { waitMs: config.lockWaitMs }).catch((error: unknown) => {
+      catalog.close();
+      throw error;
+    });
+    try {
+      catalog.clear();
+      catalog.resetManifest();
+      await removeVectorFiles(indexDir);
+    } finally {
+      await lock.release();
+    }
   }
   const revision = catalog.getManifest()?.revision ?? options.embedder?.revision ?? config.model.onnxSha256;
-  const opened = openVectorStore({ indexDir, catalog, revision, dimension: config.model.dimension });
+  let opened: OpenedVectorStore;
+  try {
+    opened = openVectorStore({ indexDir, catalog, revision, dimension: config.model.dimension });
+  } catch (error) {
+    catalog.close();
+    throw error;
+  }
+  if (opened.rebuilt && opened.isRepair === true && catalog.liveRowIds().length > 0) {
+    note(`The vector index could not be used (${opened.rebuildReason}); rebuilt it from the catalog's cached vectors, nothing re-embedded.`);
+  }
   return new CodeIndex({ config, indexDir, catalog, vectors: opened.store, revision, notes, ...options });
+}
+
+/** Opens the catalog; a damaged one is moved aside (under the write lock) and a fresh one started. */
+async function openCatalogOrQuarantine(indexDir: string, o: { lockWaitMs: number; note: (message: string) => void }): Promise<Catalog> {
+  try {
+    return Catalog.open(indexDir);
+  } catch (error) {
+    if (!(error instanceof IndexCorruptError)) throw error;
+    const lock = await acquireWriteLock(indexDir, { waitMs: Math.max(o.lockWaitMs, 10_000) });
+    try {
+      // Another process may have moved it aside while we waited for the lock.
+      try {
+        return Catalog.open(indexDir);
+      } catch (again) {
+        if (!(again instanceof IndexCorruptError)) throw again;
+      }
+      const moved = quarantineCorruptDatabase(indexDir);
+      // The vector files are labelled with the damaged catalog's row ids; a fresh catalog reuses those ids.
+      await removeVectorFiles(indexDir);
+      const reason = error.cause instanceof Error ? error.cause.message : 'unreadable';
+      o.note(`The index database was damaged (${reason}); moved it aside to ${moved} and started a fresh one, which codescout index rebuilds from the source files.`);
+      return Catalog.open(indexDir);
+    } finally {
+      await lock.release();
+    }
+  }
+}
+
+async function removeVectorFiles(indexDir: string): Promise<void> {
+  await rm(path.join(indexDir, HNSW_FILE), { force: true });
+  await rm(path.join(indexDir, HNSW_META_FILE), { force: true });
 }
 
 /** One root's index: the catalog (truth), the vector store (derived) and, lazily, the embedder. */
@@ -149,12 +194,12 @@ export class CodeIndex {
     this.vectors = o.vectors;
     this.revision = o.revision;
     this.notes = o.notes;
-    this.seenGeneration = o.catalog.generation();
+    // The generation the vectors reflect, not the catalog's now: a commit since the open must still be reconciled.
+    this.seenGeneration = o.vectors.generation;
     if (o.embedder) this.embedderPromise = Promise.resolve(o.embedder);
     this.chunker = o.chunker ?? new MultiLanguageChunker({ maxTokens: o.config.model.maxTokens });
     this.saver = createDebouncedSaver(this.vectors, {
       delayMs: DEFAULTS.hnswSaveDelayMs,
-      beforeSave: () => this.vectors.setGeneration(this.catalog.generation()),
       onError: () => undefined, // flush() retries and reports; a failed background save loses nothing (SQLite holds the truth).
     });
   }
@@ -222,9 +267,12 @@ export class CodeIndex {
 
   /**
    * One-shot search. `mode` defaults to hybrid (vector + BM25 fused by reciprocal rank).
-   * @throws ConfigError for a malformed include/exclude glob.
+   * @throws ConfigError for a malformed include/exclude glob or a text over MAX_TASK_CHARS characters.
    */
   async search(text: string, options: SearchOptions = {}): Promise<Hit[]> {
+    if (text.length > MAX_TASK_CHARS) {
+      throw new ConfigError(`The search text has ${text.length} characters; the limit is ${MAX_TASK_CHARS}. Search for a few words or one identifier.`, 'text');
+    }
     return (await this.searchScored(text, options)).map(toHit);
   }
 
@@ -259,25 +307,49 @@ export class CodeIndex {
   }
 
   /**
-   * Checks the index end to end: SQLite integrity, FTS rows, a cached vector for every chunk, vector-store
-   * labels equal to chunk rows (after a reload from disk), and the manifest. Returns one line per problem.
+   * Checks the index end to end: SQLite integrity and foreign keys, FTS (its own check and one row per chunk),
+   * a cached vector for every chunk, the manifest (model, dimension, schema version, generation), vector-store
+   * labels equal to chunk rows, and every stored vector equal to the chunk's cached one. Returns one line per
+   * problem (empty = healthy). Automatic repairs done while opening are in {@link notes}, not problems.
    */
   verify(): string[] {
     const problems = this.catalog.integrityCheck();
     const manifest = this.catalog.getManifest();
     const live = this.catalog.liveRowIds();
     if (live.length > 0 && !manifest) problems.push('manifest: chunks exist but no model is recorded');
-    if (manifest && manifest.dimension !== this.config.model.dimension) {
-      problems.push(`manifest: dimension ${manifest.dimension} differs from the model's ${this.config.model.dimension}`);
+    if (manifest) {
+      if (manifest.model !== this.config.model.id) problems.push(`manifest: model ${manifest.model} differs from ${this.config.model.id}`);
+      if (manifest.dimension !== this.config.model.dimension) {
+        problems.push(`manifest: dimension ${manifest.dimension} differs from the model's ${this.config.model.dimension}`);
+      }
+      if (manifest.schemaVersion !== SCHEMA_VERSION) problems.push(`manifest: schema version ${manifest.schemaVersion}, expected ${SCHEMA_VERSION}`);
     }
     this.syncWithCatalog();
+    if (this.vectors.generation > this.catalog.generation()) {
+      problems.push(`vectors: reflect generation ${this.vectors.generation}, newer than the catalog's ${this.catalog.generation()}`);
+    }
     const labels = new Set(this.vectors.rowIds());
     const missing = live.filter((id) => !labels.has(id));
     const liveSet = new Set(live);
     const extra = [...labels].filter((id) => !liveSet.has(id));
     if (missing.length > 0) problems.push(`vectors: ${missing.length} chunks have no vector in the HNSW index`);
     if (extra.length > 0) problems.push(`vectors: ${extra.length} HNSW labels have no chunk`);
+    const differing = this.countDifferingVectors(live.filter((id) => labels.has(id)));
+    if (differing > 0) problems.push(`vectors: ${differing} HNSW vectors differ from their chunk's cached embedding`);
     return problems;
+  }
+
+  /** Rows whose stored vector is not (up to float rounding) the catalog's cached vector, which hnswlib normalised. */
+  private countDifferingVectors(rowIds: readonly number[]): number {
+    const batch = 1000;
+    let differing = 0;
+    for (let i = 0; i < rowIds.length; i += batch) {
+      for (const { rowId, vector } of this.catalog.vectorsForRows(rowIds.slice(i, i + batch), this.revision)) {
+        const stored = this.vectors.vectorOf(rowId);
+        if (stored === null || stored.length !== vector.length || !(cosineOf(stored, vector) >= 0.999)) differing++;
+      }
+    }
+    return differing;
   }
 
   /** The catalog, for the retrieval loop and verification (read-mostly). */
@@ -303,6 +375,8 @@ export class CodeIndex {
     const generation = this.catalog.generation();
     if (generation === this.seenGeneration) return;
     reconcileVectorStore(this.vectors, { indexDir: this.indexDir, catalog: this.catalog, revision: this.revision, dimension: this.config.model.dimension });
+    // Read before reconciling, so a commit racing the reconcile is never claimed as seen (it is picked up next time).
+    this.vectors.setGeneration(generation);
     this.seenGeneration = generation;
   }
 
@@ -330,7 +404,10 @@ export class CodeIndex {
         await fn(indexer);
       } finally {
         this.catalog.touch();
+        // Under the lock nobody else commits, so the vectors now reflect exactly this generation. A save
+        // (even a background one after the lock is gone) records this, never a later writer's generation.
         this.seenGeneration = this.catalog.generation();
+        this.vectors.setGeneration(this.seenGeneration);
         this.saver.schedule();
       }
     } finally {
@@ -370,4 +447,16 @@ export class CodeIndex {
   async flush(): Promise<void> {
     if (this.vectors.isDirty) await this.withLockOnly(() => this.saver.flush());
   }
+}
+
+function cosineOf(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!;
+    na += a[i]! * a[i]!;
+    nb += b[i]! * b[i]!;
+  }
+  return na === 0 || nb === 0 ? (na === nb ? 1 : 0) : dot / Math.sqrt(na * nb);
 }

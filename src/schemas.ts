@@ -29,8 +29,8 @@ const SearchHit = z.object({ path: relPath, startLine: line, endLine: line, symb
 /** `search --json` and the `search_code` tool. */
 export const SearchOutput = z.object({ hits: z.array(SearchHit) }).describe('hits, best first');
 
-/** `status --json`: IndexStats. */
-export const StatusOutput = z.object({
+/** IndexStats: what `status --json` and the `index_status` tool share. */
+const IndexStatsShape = z.object({
   root: z.string(),
   indexDir: z.string(),
   model: z.string().nullable(),
@@ -44,6 +44,11 @@ export const StatusOutput = z.object({
   createdAt: z.string().nullable().describe('ISO 8601'),
   updatedAt: z.string().nullable().describe('ISO 8601'),
   schemaVersion: z.number().int().nullable(),
+});
+
+/** `status --json`: IndexStats, plus the problems found when run with `--verify` (empty = healthy). */
+export const StatusOutput = IndexStatsShape.extend({
+  problems: z.array(z.string()).optional().describe('only with --verify: one line per problem; non-empty exits 6'),
 });
 
 /** `index --json`: a summary of the pass (skipped as a count). */
@@ -139,7 +144,7 @@ export const RetrieveContextOutput = z.object({
 });
 
 /** The `index_status` tool: IndexStats plus the watcher state. */
-export const IndexStatusOutput = StatusOutput.extend({
+export const IndexStatusOutput = IndexStatsShape.extend({
   watching: z.boolean().describe('true while the file watcher keeps the index live'),
 });
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { MultiLanguageChunker } from '../chunk/multi-language-chunker.js';
-import { openIndex, type OpenIndexOptions } from '../code-index.js';
+import { openIndex, type CodeIndex, type OpenIndexOptions } from '../code-index.js';
 import { resolveModelSpec } from '../config.js';
 import { decodeSource } from '../chunk/decode-source.js';
 import { detectLanguage } from '../discover/index.js';
@@ -23,13 +23,28 @@ export function indexOptions(root: string | undefined, o: IndexCliOptions & { in
   return { root: root ?? '.', cacheDir: o.cacheDir, model: o.model, modelDir: o.modelDir, include: o.include, exclude: o.exclude };
 }
 
-/** `codescout index [root]`. */
+/** Exit code of `status --verify` when it finds problems (the README's "index is damaged"). */
+export const EXIT_DAMAGED = 6;
+
+/** Prints what opening the index repaired (a damaged database moved aside, vectors rebuilt) to stderr. */
+export function printNotes(io: CliIO, index: CodeIndex): void {
+  for (const note of index.notes) eprintln(io, `codescout: ${note}`);
+}
+
+/**
+ * `codescout index [root]`. SIGINT/SIGTERM abort the pass between files (exit 130); every file committed
+ * before that stays in the index.
+ */
 export async function runIndex(io: CliIO, root: string | undefined, o: IndexCliOptions & { rebuild?: boolean; include?: string[]; exclude?: string[]; progress?: boolean }): Promise<number> {
   const progress = createProgressReporter(io, !o.json && o.progress !== false);
   const index = await openIndex({ ...indexOptions(root, o), rebuild: o.rebuild, onProgress: progress.listener });
+  const abort = new AbortController();
+  const stop = (): void => abort.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
   try {
-    for (const note of index.notes) eprintln(io, `codescout: ${note}`);
-    const report = await index.update({ onProgress: progress.listener });
+    printNotes(io, index);
+    const report = await index.update({ onProgress: progress.listener, signal: abort.signal });
     progress.stop();
     if (o.json) {
       const { root: r, files, chunks, embedded, reused, removed, seconds } = report;
@@ -40,17 +55,21 @@ export async function runIndex(io: CliIO, root: string | undefined, o: IndexCliO
     }
     return 0;
   } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
     progress.stop();
     await index.close();
   }
 }
 
-/** `codescout status [root]`. */
-export async function runStatus(io: CliIO, root: string | undefined, o: IndexCliOptions): Promise<number> {
+/** `codescout status [root] [--verify]`: with --verify, runs every consistency check and exits 6 on a problem. */
+export async function runStatus(io: CliIO, root: string | undefined, o: IndexCliOptions & { verify?: boolean }): Promise<number> {
   const index = await openIndex(indexOptions(root, o));
   try {
+    printNotes(io, index);
     const s = index.stats();
-    if (o.json) printJson(io, s);
+    const problems = o.verify ? index.verify() : undefined;
+    if (o.json) printJson(io, problems === undefined ? s : { ...s, problems });
     else {
       println(io, `root:     ${s.root}`);
       println(io, `index:    ${s.indexDir}`);
@@ -59,8 +78,12 @@ export async function runStatus(io: CliIO, root: string | undefined, o: IndexCli
       println(io, `chunks:   ${s.chunks} (${s.vectors} vectors, ${s.cachedVectors} cached embeddings)`);
       println(io, `on disk:  ${(s.bytesOnDisk / 1024 / 1024).toFixed(1)} MiB`);
       println(io, `updated:  ${s.updatedAt ?? 'never'}`);
+      if (problems !== undefined) println(io, `verify:   ${problems.length === 0 ? 'ok' : `${problems.length} problem(s)`}`);
+      for (const p of problems ?? []) println(io, `  - ${p}`);
     }
-    return 0;
+    if (problems === undefined || problems.length === 0) return 0;
+    eprintln(io, `codescout: the index at ${s.indexDir} failed verification. Rebuild it: codescout index ${s.root} --rebuild`);
+    return EXIT_DAMAGED;
   } finally {
     await index.close();
   }
@@ -76,6 +99,7 @@ export async function runSearch(io: CliIO, text: string, o: IndexCliOptions & { 
   if (text.trim() === '') throw new ConfigError('The search text is empty. Give a few words, e.g. codescout search "parse config file".', 'text');
   const index = await openIndex(indexOptions(o.root, o));
   try {
+    printNotes(io, index);
     const hits = await index.search(text, { k, mode, include: o.include, exclude: o.exclude });
     if (o.json) {
       printJson(io, { hits: hits.map(({ path: p, startLine, endLine, symbol, kind, score }) => ({ path: p, startLine, endLine, symbol, kind, score })) });

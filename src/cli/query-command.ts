@@ -1,7 +1,7 @@
 import { openIndex } from '../code-index.js';
 import { retrieve } from '../retrieve/retrieve.js';
 import type { ResultFile, RetrievalResult } from '../retrieve/retrieval-result.js';
-import { indexOptions, parsePositiveInt, type IndexCliOptions } from './index-commands.js';
+import { indexOptions, parsePositiveInt, printNotes, type IndexCliOptions } from './index-commands.js';
 import { printJson, println, type CliIO } from './output.js';
 
 /** Options of `codescout query`. */
@@ -19,6 +19,7 @@ export async function runQuery(io: CliIO, text: string, o: QueryCliOptions): Pro
   const maxCycles = o.single ? 1 : parsePositiveInt(o.maxCycles ?? '3', '--max-cycles');
   const index = await openIndex(indexOptions(o.root, o));
   try {
+    printNotes(io, index);
     const result = await retrieve(index, { text, keywords: o.keywords, patterns: o.patterns, excludes: o.exclude, maxCycles });
     if (o.json) printJson(io, result);
     else printHuman(io, result, index.stats().chunks);

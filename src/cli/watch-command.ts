@@ -1,6 +1,6 @@
 import { openIndex } from '../code-index.js';
 import { watchIndex } from '../watch/watch-index.js';
-import { indexOptions, type IndexCliOptions } from './index-commands.js';
+import { indexOptions, printNotes, type IndexCliOptions } from './index-commands.js';
 import { eprintln, printJson, println, type CliIO } from './output.js';
 
 /**
@@ -9,6 +9,7 @@ import { eprintln, printJson, println, type CliIO } from './output.js';
  */
 export async function runWatch(io: CliIO, root: string | undefined, o: IndexCliOptions & { poll?: boolean }): Promise<number> {
   const index = await openIndex(indexOptions(root, o));
+  printNotes(io, index);
   const watcher = watchIndex(index, { usePolling: o.poll });
   watcher.on('warning', (m) => eprintln(io, `codescout: warning: ${m}`));
   watcher.on('error', (e) => eprintln(io, `codescout: error: ${e.message}`));
@@ -24,10 +25,8 @@ export async function runWatch(io: CliIO, root: string | undefined, o: IndexCliO
     await index.close();
     throw error;
   }
-  const s = index.stats();
-  if (o.json) printJson(io, { event: 'ready', root: s.root, files: s.files, chunks: s.chunks });
-  else println(io, `watching ${s.root} (${s.files} files, ${s.chunks} chunks). Ctrl-C to stop.`);
-  await new Promise<void>((resolve) => {
+  // Handlers first: a client that signals as soon as it reads the ready line must find them in place.
+  const stopped = new Promise<void>((resolve) => {
     const stop = (): void => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
@@ -36,6 +35,10 @@ export async function runWatch(io: CliIO, root: string | undefined, o: IndexCliO
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+  const s = index.stats();
+  if (o.json) printJson(io, { event: 'ready', root: s.root, files: s.files, chunks: s.chunks });
+  else println(io, `watching ${s.root} (${s.files} files, ${s.chunks} chunks). Ctrl-C to stop.`);
+  await stopped;
   await watcher.close();
   await index.close();
   if (!o.json) println(io, 'stopped; index saved.');

@@ -42,7 +42,7 @@ export function resolveTask(task: Task): ResolvedTask {
   const minHigh = intIn(task.minHigh ?? DEFAULTS.minHigh, 1, 50, 'minHigh');
   const highThreshold = task.highThreshold ?? DEFAULTS.highThreshold;
   if (typeof highThreshold !== 'number' || !(highThreshold > 0 && highThreshold <= 1)) {
-    throw new ConfigError(`highThreshold must be a number in (0, 1]; got ${String(highThreshold)}.`, 'highThreshold');
+    throw new ConfigError(`highThreshold must be a number in (0, 1]; got ${describeValue(highThreshold)}.`, 'highThreshold');
   }
   return {
     text: task.text.trim(),
@@ -58,9 +58,16 @@ export function resolveTask(task: Task): ResolvedTask {
 
 function intIn(value: unknown, min: number, max: number, field: string): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigError(`${field} must be a whole number from ${min} to ${max}; got ${String(value)}.`, field);
+    throw new ConfigError(`${field} must be a whole number from ${min} to ${max}; got ${describeValue(value)}.`, field);
   }
   return value;
+}
+
+/** A short description of any value, even one without a prototype (String() would throw on it). */
+function describeValue(value: unknown): string {
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined) return String(value);
+  if (typeof value === 'string') return JSON.stringify(value.slice(0, 40));
+  return Array.isArray(value) ? 'a list' : `a ${typeof value}`;
 }
 
 function strings(value: unknown, field: string): string[] {

@@ -119,6 +119,11 @@ export class HnswStore implements VectorStore {
     return this.labels.size - this.deleted.size;
   }
 
+  /** Highest label ever stored (0 when none). */
+  get maxRowId(): number {
+    return this.maxLabel;
+  }
+
   /** Stored elements including deleted ones. */
   get storedCount(): number {
     return this.labels.size;
@@ -158,6 +163,11 @@ export class HnswStore implements VectorStore {
   /** True when `rowId` is stored and not deleted. */
   has(rowId: number): boolean {
     return this.labels.has(rowId) && !this.deleted.has(rowId);
+  }
+
+  /** The stored (unit-length) vector of a live row, or null when the row is absent or deleted. */
+  vectorOf(rowId: number): Float32Array | null {
+    return this.has(rowId) ? Float32Array.from(this.index.getPoint(rowId)) : null;
   }
 
   /** Live row ids, in no particular order. */

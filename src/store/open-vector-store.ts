@@ -1,4 +1,5 @@
 import type { Catalog } from './catalog.js';
+import { HNSW_FILE } from './hnsw-file.js';
 import { HnswStore, HNSW_DEFAULTS, type HnswTuning } from './hnsw-store.js';
 
 /** Vectors handed to the graph per upsert call while rebuilding. */
@@ -21,6 +22,8 @@ export interface OpenedVectorStore {
   readonly rebuilt: boolean;
   /** Why it was rebuilt (missing, damaged, needed compaction), when it was. */
   readonly rebuildReason?: string;
+  /** True when rebuilt because the saved graph was missing or unusable, not merely to compact it. */
+  readonly isRepair?: boolean;
   /** Rows added to / removed from a loaded graph to match the catalog (after a rebuild: added = size). */
   readonly reconciled: { readonly added: number; readonly removed: number };
   /** Live catalog chunks without a cached vector, so absent from the graph (should be 0). */
@@ -37,20 +40,33 @@ export function openVectorStore(options: OpenVectorStoreOptions): OpenedVectorSt
   const storeOptions = { indexDir: options.indexDir, dimension: options.dimension, ...options.tuning };
   const loaded = HnswStore.tryLoad(storeOptions);
   let reason = loaded.reason;
-  if (loaded.store !== null) {
+  let compacting = false;
+  if (loaded.store !== null && !belongsToCatalog(loaded.store, options.catalog)) {
+    reason = `${HNSW_FILE} is newer than the catalog (generation ${loaded.store.generation} > ${options.catalog.generation()} ` +
+      `or row ${loaded.store.maxRowId} > ${options.catalog.maxRowId()}), so it was built for another catalog`;
+  } else if (loaded.store !== null) {
     const store = loaded.store;
     if (!store.needsCompaction) {
       const result = reconcileVectorStore(store, options);
       if (!store.needsCompaction) return { store, rebuilt: false, ...result };
     }
     reason = `${store.deletedCount} of ${store.storedCount} vectors are deleted; compacting`;
+    compacting = true;
   }
   const store = rebuildVectorStore(options);
   const live = options.catalog.liveRowIds().length;
   return {
-    store, rebuilt: true, rebuildReason: reason, reconciled: { added: store.size, removed: 0 },
+    store, rebuilt: true, rebuildReason: reason, isRepair: !compacting, reconciled: { added: store.size, removed: 0 },
     missingVectors: live - store.size,
   };
+}
+
+/**
+ * False when a graph claims a generation or a row id the catalog never reached: it was saved for another
+ * catalog (e.g. one since replaced), and its labels would name the wrong chunks of this one.
+ */
+function belongsToCatalog(store: HnswStore, catalog: Catalog): boolean {
+  return store.generation <= catalog.generation() && store.maxRowId <= catalog.maxRowId();
 }
 
 /**
@@ -85,12 +101,14 @@ export function reconcileVectorStore(
   store: HnswStore,
   options: OpenVectorStoreOptions,
 ): { reconciled: { added: number; removed: number }; missingVectors: number } {
+  // Read first: a commit by another process during the reconcile must stay "unseen" and be reconciled later.
+  const generation = options.catalog.generation();
   const live = options.catalog.liveRowIds();
   const liveSet = new Set(live);
   const removed = store.remove(store.rowIds().filter((id) => !liveSet.has(id)));
   const absent = live.filter((id) => !store.has(id));
   const vectors = options.catalog.vectorsForRows(absent, options.revision);
   store.upsert(vectors);
-  store.setGeneration(options.catalog.generation());
+  store.setGeneration(generation);
   return { reconciled: { added: vectors.length, removed }, missingVectors: absent.length - vectors.length };
 }

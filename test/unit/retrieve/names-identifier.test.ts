@@ -3,7 +3,7 @@ import { namesIdentifier } from '../../../src/retrieve/hybrid-search.js';
 
 describe('namesIdentifier', () => {
   it('spots compound identifiers in a query', () => {
-    for (const q of ['where is parseConfig called', 'MAX_FILE_BYTES default', 'the HttpServer class', 'use $ref_count', 'fix getServerDataFilePath']) {
+    for (const q of ['where is parseConfig called', 'MAX_FILE_BYTES default', 'the HttpServer class', 'use ref_count here', 'fix getServerDataFilePath']) {
       expect(namesIdentifier(q), q).toBe(true);
     }
   });
