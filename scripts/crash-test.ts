@@ -21,6 +21,7 @@ import type { Embedder } from '../src/embed/embedder.js';
 import { MODELS } from '../src/embed/models.js';
 import { indexDirFor } from '../src/indexer/index-location.js';
 import { WRITE_LOCK_FILE } from '../src/store/write-lock.js';
+import { seededRandom } from './bench/seeded.js';
 
 const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/codescout.js');
 
@@ -60,18 +61,6 @@ export interface CrashTestSummary {
   readonly finalMismatch: boolean;
   readonly failures: readonly string[];
   readonly seconds: number;
-}
-
-/** mulberry32: a tiny seeded PRNG, so a failing run can be replayed with its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const TOPICS = ['parse', 'render', 'store', 'fetch', 'encode', 'merge', 'sort', 'score', 'route', 'cache'];
@@ -150,7 +139,7 @@ function spawnCodescout(args: readonly string[]): ChildProcess {
 export async function runCrashTrials(options: CrashTestOptions): Promise<CrashTestSummary> {
   const started = performance.now();
   const log = options.log ?? (() => undefined);
-  const random = prng(options.seed);
+  const random = seededRandom(options.seed);
   const base = await mkdtemp(path.join(os.tmpdir(), 'codescout-crash-'));
   const root = path.join(base, 'repo');
   const cacheDir = path.join(base, 'cache');

@@ -1,25 +1,23 @@
-import { mkdir, rm } from 'node:fs/promises';
-import path from 'node:path';
+import { mkdir } from 'node:fs/promises';
 import type { Chunker } from './chunk/chunker.js';
 import { MultiLanguageChunker } from './chunk/multi-language-chunker.js';
 import { resolveConfig, DEFAULTS, type Config, type IndexOptions } from './config.js';
 import { discoverFiles } from './discover/index.js';
 import { createEmbedder } from './embed/create-embedder.js';
 import type { Embedder } from './embed/embedder.js';
-import { ConfigError, IndexCorruptError, IndexMismatchError } from './errors.js';
+import { ConfigError, IndexMismatchError } from './errors.js';
 import { indexDirFor } from './indexer/index-location.js';
+import { openCatalogOrQuarantine, removeVectorFiles } from './indexer/open-storage.js';
+import { verifyIndex } from './indexer/verify-index.js';
 import { Indexer } from './indexer/indexer.js';
 import { PassCounters, type ProgressListener, type UpdateReport } from './indexer/update-report.js';
 import { compilePathGlobs } from './retrieve/path-globs.js';
 import { MAX_TASK_CHARS } from './retrieve/task.js';
 import { searchChunks, toHit, type ScoredChunk } from './retrieve/hybrid-search.js';
 import { Catalog } from './store/catalog.js';
-import { quarantineCorruptDatabase } from './store/catalog-open.js';
 import { createDebouncedSaver, type DebouncedSaver } from './store/debounced-saver.js';
-import { HNSW_FILE, HNSW_META_FILE } from './store/hnsw-file.js';
 import type { HnswStore } from './store/hnsw-store.js';
 import { openVectorStore, reconcileVectorStore, type OpenedVectorStore } from './store/open-vector-store.js';
-import { SCHEMA_VERSION } from './store/schema.js';
 import { acquireWriteLock } from './store/write-lock.js';
 import type { Hit, SearchMode, SourceFile } from './types.js';
 
@@ -126,37 +124,6 @@ export async function openIndex(options: OpenIndexOptions): Promise<CodeIndex> {
     note(`The vector index could not be used (${opened.rebuildReason}); rebuilt it from the catalog's cached vectors, nothing re-embedded.`);
   }
   return new CodeIndex({ config, indexDir, catalog, vectors: opened.store, revision, notes, ...options });
-}
-
-/** Opens the catalog; a damaged one is moved aside (under the write lock) and a fresh one started. */
-async function openCatalogOrQuarantine(indexDir: string, o: { lockWaitMs: number; note: (message: string) => void }): Promise<Catalog> {
-  try {
-    return Catalog.open(indexDir);
-  } catch (error) {
-    if (!(error instanceof IndexCorruptError)) throw error;
-    const lock = await acquireWriteLock(indexDir, { waitMs: Math.max(o.lockWaitMs, 10_000) });
-    try {
-      // Another process may have moved it aside while we waited for the lock.
-      try {
-        return Catalog.open(indexDir);
-      } catch (again) {
-        if (!(again instanceof IndexCorruptError)) throw again;
-      }
-      const moved = quarantineCorruptDatabase(indexDir);
-      // The vector files are labelled with the damaged catalog's row ids; a fresh catalog reuses those ids.
-      await removeVectorFiles(indexDir);
-      const reason = error.cause instanceof Error ? error.cause.message : 'unreadable';
-      o.note(`The index database was damaged (${reason}); moved it aside to ${moved} and started a fresh one, which codescout index rebuilds from the source files.`);
-      return Catalog.open(indexDir);
-    } finally {
-      await lock.release();
-    }
-  }
-}
-
-async function removeVectorFiles(indexDir: string): Promise<void> {
-  await rm(path.join(indexDir, HNSW_FILE), { force: true });
-  await rm(path.join(indexDir, HNSW_META_FILE), { force: true });
 }
 
 /** One root's index: the catalog (truth), the vector store (derived) and, lazily, the embedder. */
@@ -313,43 +280,8 @@ export class CodeIndex {
    * problem (empty = healthy). Automatic repairs done while opening are in {@link notes}, not problems.
    */
   verify(): string[] {
-    const problems = this.catalog.integrityCheck();
-    const manifest = this.catalog.getManifest();
-    const live = this.catalog.liveRowIds();
-    if (live.length > 0 && !manifest) problems.push('manifest: chunks exist but no model is recorded');
-    if (manifest) {
-      if (manifest.model !== this.config.model.id) problems.push(`manifest: model ${manifest.model} differs from ${this.config.model.id}`);
-      if (manifest.dimension !== this.config.model.dimension) {
-        problems.push(`manifest: dimension ${manifest.dimension} differs from the model's ${this.config.model.dimension}`);
-      }
-      if (manifest.schemaVersion !== SCHEMA_VERSION) problems.push(`manifest: schema version ${manifest.schemaVersion}, expected ${SCHEMA_VERSION}`);
-    }
     this.syncWithCatalog();
-    if (this.vectors.generation > this.catalog.generation()) {
-      problems.push(`vectors: reflect generation ${this.vectors.generation}, newer than the catalog's ${this.catalog.generation()}`);
-    }
-    const labels = new Set(this.vectors.rowIds());
-    const missing = live.filter((id) => !labels.has(id));
-    const liveSet = new Set(live);
-    const extra = [...labels].filter((id) => !liveSet.has(id));
-    if (missing.length > 0) problems.push(`vectors: ${missing.length} chunks have no vector in the HNSW index`);
-    if (extra.length > 0) problems.push(`vectors: ${extra.length} HNSW labels have no chunk`);
-    const differing = this.countDifferingVectors(live.filter((id) => labels.has(id)));
-    if (differing > 0) problems.push(`vectors: ${differing} HNSW vectors differ from their chunk's cached embedding`);
-    return problems;
-  }
-
-  /** Rows whose stored vector is not (up to float rounding) the catalog's cached vector, which hnswlib normalised. */
-  private countDifferingVectors(rowIds: readonly number[]): number {
-    const batch = 1000;
-    let differing = 0;
-    for (let i = 0; i < rowIds.length; i += batch) {
-      for (const { rowId, vector } of this.catalog.vectorsForRows(rowIds.slice(i, i + batch), this.revision)) {
-        const stored = this.vectors.vectorOf(rowId);
-        if (stored === null || stored.length !== vector.length || !(cosineOf(stored, vector) >= 0.999)) differing++;
-      }
-    }
-    return differing;
+    return verifyIndex({ catalog: this.catalog, vectors: this.vectors, model: this.config.model, revision: this.revision });
   }
 
   /** The catalog, for the retrieval loop and verification (read-mostly). */
@@ -447,16 +379,4 @@ export class CodeIndex {
   async flush(): Promise<void> {
     if (this.vectors.isDirty) await this.withLockOnly(() => this.saver.flush());
   }
-}
-
-function cosineOf(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  return na === 0 || nb === 0 ? (na === nb ? 1 : 0) : dot / Math.sqrt(na * nb);
 }
