@@ -244,12 +244,12 @@ export class CodeIndex {
   }
 
   /** Like {@link search} but keeps the raw evidence (similarity, BM25) and the chunk rows: for the retrieval loop. */
-  async searchScored(text: string, options: SearchOptions & { vector?: Float32Array } = {}): Promise<ScoredChunk[]> {
+  async searchScored(text: string, options: SearchOptions & { vector?: Float32Array; wholeWordsOnly?: boolean } = {}): Promise<ScoredChunk[]> {
     const mode = options.mode ?? 'hybrid';
     const accept = compilePathGlobs(options.include, options.exclude);
     this.syncWithCatalog();
     const vector = mode === 'lexical' ? undefined : (options.vector ?? (await (await this.embedder()).embedQuery(text)));
-    return searchChunks({ catalog: this.catalog, vectors: this.vectors }, { mode, k: options.k ?? 10, vector, text, accept });
+    return searchChunks({ catalog: this.catalog, vectors: this.vectors }, { mode, k: options.k ?? 10, vector, text, accept, wholeWordsOnly: options.wholeWordsOnly });
   }
 
   /** Counts and identity of the index. */

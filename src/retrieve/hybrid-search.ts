@@ -57,6 +57,8 @@ export interface SearchChunksOptions {
   /** Free text for the lexical side (required for lexical and hybrid). */
   readonly text?: string;
   readonly accept?: PathPredicate;
+  /** Lexical side matches whole identifiers only (no split parts): for looking up names. */
+  readonly wholeWordsOnly?: boolean;
 }
 
 /**
@@ -69,7 +71,7 @@ export function searchChunks(sources: SearchSources, o: SearchChunksOptions): Sc
   const vectorList = o.mode !== 'lexical' && o.vector ? vectorCandidates(sources, o.vector, depth, o.accept) : [];
   const lexicalList =
     o.mode !== 'vector' && o.text
-      ? sources.catalog.lexicalSearch(o.text, { k: depth, accept: o.accept }).map((h) => ({ rowId: h.rowId, score: h.score }))
+      ? sources.catalog.lexicalSearch(o.text, { k: depth, accept: o.accept, wholeWordsOnly: o.wholeWordsOnly }).map((h) => ({ rowId: h.rowId, score: h.score }))
       : [];
   const fused = new Map<number, { score: number; similarity?: number; bm25?: number }>();
   vectorList.forEach((h, rank) => {

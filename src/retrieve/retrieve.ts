@@ -182,7 +182,8 @@ async function dispatch(o: {
   const out = new Map(main.map((s) => [s.row.rowId, s]));
   if (query.patterns.length > 0) {
     const include = t.patterns.length > 0 ? t.patterns : query.patterns;
-    for (const s of await index.searchScored(lexicalText, { k: LOOP_TUNING.patternChunks, mode: 'hybrid', vector, include, exclude })) {
+    // Vector only: the lexical list for this text was just ranked by the main search, and BM25 is the costly half.
+    for (const s of await index.searchScored(lexicalText, { k: LOOP_TUNING.patternChunks, mode: 'vector', vector, include, exclude })) {
       if (!out.has(s.row.rowId)) out.set(s.row.rowId, s);
     }
   }
@@ -193,6 +194,7 @@ async function dispatch(o: {
       mode: 'lexical',
       include: t.patterns,
       exclude: [...t.excludes, ...o.usages.definedIn],
+      wholeWordsOnly: true,
     });
     for (const s of users) if (!out.has(s.row.rowId)) out.set(s.row.rowId, s);
   }

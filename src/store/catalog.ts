@@ -202,7 +202,10 @@ export class Catalog {
    * Free text is turned into quoted OR-ed terms (never FTS syntax); no words -> [].
    * `accept` filters by path; matches are streamed until k are accepted.
    */
-  lexicalSearch(query: string, options: { readonly k: number; readonly accept?: (path: string) => boolean }): LexicalHit[] {
+  lexicalSearch(
+    query: string,
+    options: { readonly k: number; readonly accept?: (path: string) => boolean; readonly wholeWordsOnly?: boolean },
+  ): LexicalHit[] {
     return searchChunksFts(this.db, query, options);
   }
 

@@ -21,15 +21,20 @@ const MAX_DOCUMENT_SHARE = 0.25;
  */
 export function buildMatchExpression(
   text: string,
-  documentFrequencies?: (words: readonly string[]) => Map<string, number>,
-  totalChunks = 0,
+  options: {
+    readonly documentFrequencies?: (words: readonly string[]) => Map<string, number>;
+    readonly totalChunks?: number;
+    /** Also match the parts of compound identifiers (default true); false looks for whole names only. */
+    readonly splitIdentifiers?: boolean;
+  } = {},
 ): string | null {
+  const { documentFrequencies, totalChunks = 0, splitIdentifiers = true } = options;
   const terms = new Set<string>();
   for (const match of text.matchAll(WORD)) {
     const word = match[0].toLowerCase();
     if (STOP_WORDS.has(word)) continue;
     if (word.replaceAll('_', '') !== '') terms.add(word);
-    for (const part of splitIdentifier(match[0])) terms.add(part);
+    if (splitIdentifiers) for (const part of splitIdentifier(match[0])) terms.add(part);
     if (terms.size >= MAX_QUERY_TERMS) break;
   }
   let kept = [...terms].slice(0, MAX_QUERY_TERMS);

@@ -16,6 +16,9 @@ const PATHS_SQL = `SELECT c.id AS rowId, f.path AS path FROM chunks c JOIN files
 
 type Row = { rowId: number; rank: number };
 
+/** Most ranked rows (as a multiple of k) read while looking for k that pass a path filter. */
+const MAX_FILTER_DEPTH = 16;
+
 /**
  * The body of `Catalog.lexicalSearch`: BM25 over the FTS index, best first, score = -bm25 (higher is
  * better). `accept` filters by path; the ranked matches are fetched in growing pages until k are accepted.
@@ -23,9 +26,13 @@ type Row = { rowId: number; rank: number };
 export function searchChunksFts(
   db: Database.Database,
   query: string,
-  options: { readonly k: number; readonly accept?: (path: string) => boolean },
+  options: { readonly k: number; readonly accept?: (path: string) => boolean; readonly wholeWordsOnly?: boolean },
 ): LexicalHit[] {
-  const match = buildMatchExpression(query, (words) => documentFrequencies(db, words), totalChunks(db));
+  const match = buildMatchExpression(query, {
+    documentFrequencies: (words) => documentFrequencies(db, words),
+    totalChunks: totalChunks(db),
+    splitIdentifiers: !options.wholeWordsOnly,
+  });
   const k = Math.floor(options.k);
   if (match === null || k <= 0) return [];
   const top = db.prepare(TOP_SQL);
@@ -33,11 +40,13 @@ export function searchChunksFts(
     return (top.all(match, k) as Row[]).map((r) => ({ rowId: r.rowId, score: -r.rank }));
   }
   const paths = db.prepare(PATHS_SQL);
+  // Pages grow 4x, up to MAX_FILTER_DEPTH times k ranked rows: a narrow filter over a common query returns the
+  // best matches among those rather than ranking the whole index.
   for (let limit = k * 4; ; limit *= 4) {
     const rows = top.all(match, limit) as Row[];
     const pathOf = new Map((paths.all(JSON.stringify(rows.map((r) => r.rowId))) as Array<{ rowId: number; path: string }>).map((r) => [r.rowId, r.path]));
     const hits = rows.filter((r) => options.accept!(pathOf.get(r.rowId) ?? '')).slice(0, k);
-    if (hits.length >= k || rows.length < limit) return hits.map((r) => ({ rowId: r.rowId, score: -r.rank }));
+    if (hits.length >= k || rows.length < limit || limit >= k * MAX_FILTER_DEPTH) return hits.map((r) => ({ rowId: r.rowId, score: -r.rank }));
   }
 }
 

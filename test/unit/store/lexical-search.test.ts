@@ -83,8 +83,9 @@ describe('fts-query', () => {
   it('drops stop words and, given document frequencies, terms found in most chunks', () => {
     expect(buildMatchExpression('where is the throttle')).toBe('"throttle"');
     const df = (words: readonly string[]): Map<string, number> => new Map(words.map((w) => [w, w === 'page' ? 90 : 3]));
-    expect(buildMatchExpression('page throttle', df, 100)).toBe('"throttle"');
-    expect(buildMatchExpression('page', df, 100)).toBe('"page"');
+    expect(buildMatchExpression('page throttle', { documentFrequencies: df, totalChunks: 100 })).toBe('"throttle"');
+    expect(buildMatchExpression('page', { documentFrequencies: df, totalChunks: 100 })).toBe('"page"');
+    expect(buildMatchExpression('parseConfig now', { splitIdentifiers: false })).toBe('"parseconfig" OR "now"');
   });
 
   it('builds a quoted OR expression and null for empty input', () => {
