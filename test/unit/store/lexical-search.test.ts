@@ -85,7 +85,7 @@ describe('fts-query', () => {
     const df = (words: readonly string[]): Map<string, number> => new Map(words.map((w) => [w, w === 'page' ? 90 : 3]));
     expect(buildMatchExpression('page throttle', { documentFrequencies: df, totalChunks: 100 })).toBe('"throttle"');
     expect(buildMatchExpression('page', { documentFrequencies: df, totalChunks: 100 })).toBe('"page"');
-    expect(buildMatchExpression('parseConfig now', { splitIdentifiers: false })).toBe('"parseconfig" OR "now"');
+    expect(buildMatchExpression('parseConfig throttle', { splitIdentifiers: false })).toBe('"parseconfig" OR "throttle"');
   });
 
   it('builds a quoted OR expression and null for empty input', () => {
