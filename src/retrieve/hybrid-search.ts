@@ -84,8 +84,8 @@ export function searchChunks(sources: SearchSources, o: SearchChunksOptions): Sc
     entry.bm25 = h.score;
     fused.set(h.rowId, entry);
   });
-  // A definition named exactly by the query comes first (the user typed its name), within the path filter.
-  const named = o.mode !== 'vector' && o.text ? identifierTokens(o.text) : [];
+  // Hybrid only (lexical stays plain BM25): a definition named exactly by the query comes first, within the filter.
+  const named = o.mode === 'hybrid' && o.text ? identifierTokens(o.text) : [];
   if (named.length > 0) {
     const exact = sources.catalog.getChunks(sources.catalog.findSymbolRowIds(named, 20, { includeMethods: true }));
     for (const row of exact) {
