@@ -1,16 +1,7 @@
-/** A small deterministic PRNG, so every run samples the same chunks, files and queries. */
+/** Seeded sampling helpers, so every run samples the same chunks, files and queries. */
+import { seededRandom } from '../../src/retrieve/seeded-random.js';
 
-/** mulberry32: returns floats in [0, 1) from a 32-bit seed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom };
 
 /** A seeded Fisher-Yates shuffle of a copy of `items`. */
 export function shuffled<T>(items: readonly T[], random: () => number): T[] {

@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChunkInput, ReplaceFileInput } from '../../../src/store/catalog-types.js';
 import { identifierTerms } from '../../../src/chunk/identifiers.js';
+import { seededRandom } from '../../../src/retrieve/seeded-random.js';
+
+export { seededRandom };
 
 /** A fresh temp directory per test; `cleanup()` removes every one made so far. */
 export function makeTempDirs(): { make(): string; cleanup(): void } {
@@ -16,18 +19,6 @@ export function makeTempDirs(): { make(): string; cleanup(): void } {
     cleanup() {
       for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
     },
-  };
-}
-
-/** Deterministic PRNG (mulberry32) so vector tests are reproducible. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 
