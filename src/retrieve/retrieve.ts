@@ -1,3 +1,4 @@
+import { identifierTerms, splitIdentifier } from '../chunk/identifiers.js';
 import type { CodeIndex } from '../code-index.js';
 import type { ChunkRow } from '../store/catalog-types.js';
 import { calibrate, VectorSample } from './calibration.js';
@@ -53,15 +54,15 @@ export async function retrieve(index: CodeIndex, task: Task, options: RetrieveOp
   const calibration = calibrate(taskVector, sample.get(catalog, revision));
   const totalChunks = Math.max(1, catalog.stats().chunks);
   const idfCache = new Map<string, number>();
+  /** Looks up the document frequencies of many words in one query (refine asks for hundreds at once). */
+  const primeIdf = (words: Iterable<string>): void => {
+    const missing = [...new Set([...words].map((w) => w.toLowerCase()))].filter((w) => !idfCache.has(w));
+    for (const [w, df] of catalog.documentFrequencies(missing)) idfCache.set(w, Math.log(1 + totalChunks / (1 + df)));
+  };
   const idf = (word: string): number => {
     const w = word.toLowerCase();
-    let v = idfCache.get(w);
-    if (v === undefined) {
-      const df = catalog.documentFrequencies([w]).get(w) ?? 0;
-      v = Math.log(1 + totalChunks / (1 + df));
-      idfCache.set(w, v);
-    }
-    return v;
+    if (!idfCache.has(w)) primeIdf([w]);
+    return idfCache.get(w)!;
   };
   const evaluator = toEvaluator(
     options.evaluate ??
@@ -114,6 +115,7 @@ export async function retrieve(index: CodeIndex, task: Task, options: RetrieveOp
     const highChunks: HighChunk[] = (high.length > 0 ? high : ranked.filter((f) => f.evaluation.relevance >= 0.5).slice(0, 3)).flatMap((f) =>
       [...f.chunks.values()].sort((a, b) => b.relevance - a.relevance).slice(0, 3).map(({ row }) => ({ path: row.path, symbol: row.symbol, parent: row.parent, text: row.text })),
     );
+    primeIdf(highChunks.flatMap((c) => [...identifierTerms(c.text), ...splitIdentifier(c.symbol), ...splitIdentifier(c.parent ?? '')]));
     const refinement = refine({ task: t, query, evaluations: ranked.map((f) => f.evaluation), highChunks, highThreshold: t.highThreshold, idf });
     cycles.push({
       n,

@@ -7,13 +7,23 @@ import type Database from 'better-sqlite3';
 export function documentFrequencies(db: Database.Database, words: readonly string[]): Map<string, number> {
   const out = new Map<string, number>();
   if (words.length === 0) return out;
-  db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_vocab USING fts5vocab(main, 'chunks_fts', 'row')");
-  const rows = db
-    .prepare('SELECT term, doc FROM temp.chunks_vocab WHERE term IN (SELECT value FROM json_each(?))')
-    .all(JSON.stringify(words.map((w) => w.toLowerCase()))) as Array<{ term: string; doc: number }>;
+  const rows = vocabStatement(db).all(JSON.stringify(words.map((w) => w.toLowerCase()))) as Array<{ term: string; doc: number }>;
   for (const w of words) out.set(w, 0);
   for (const r of rows) out.set(r.term, r.doc);
   return out;
+}
+
+/** The prepared vocabulary lookup of a connection, created once (it is on the retrieval loop's hot path). */
+const vocabStatements = new WeakMap<Database.Database, Database.Statement>();
+
+function vocabStatement(db: Database.Database): Database.Statement {
+  let statement = vocabStatements.get(db);
+  if (!statement) {
+    db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_vocab USING fts5vocab(main, 'chunks_fts', 'row')");
+    statement = db.prepare('SELECT term, doc FROM temp.chunks_vocab WHERE term IN (SELECT value FROM json_each(?))');
+    vocabStatements.set(db, statement);
+  }
+  return statement;
 }
 
 /**
