@@ -68,7 +68,8 @@ export interface SearchChunksOptions {
 export function searchChunks(sources: SearchSources, o: SearchChunksOptions): ScoredChunk[] {
   // A fixed candidate pool per list keeps the fused top ranks independent of k.
   const depth = o.mode === 'hybrid' ? Math.max(HYBRID_POOL, o.k) : o.k;
-  const vectorList = o.mode !== 'lexical' && o.vector ? vectorCandidates(sources, o.vector, depth, o.accept) : [];
+  const fromVectors = o.mode !== 'lexical' && o.vector ? vectorCandidates(sources, o.vector, depth, o.accept) : undefined;
+  const vectorList = fromVectors?.hits ?? [];
   const lexicalList =
     o.mode !== 'vector' && o.text
       ? sources.catalog.lexicalSearch(o.text, { k: depth, accept: o.accept, wholeWordsOnly: o.wholeWordsOnly }).map((h) => ({ rowId: h.rowId, score: h.score }))
@@ -96,7 +97,9 @@ export function searchChunks(sources: SearchSources, o: SearchChunksOptions): Sc
     }
   }
   const ranked = [...fused.entries()].sort((a, b) => b[1].score - a[1].score).slice(0, o.k);
-  const rows = new Map(sources.catalog.getChunks(ranked.map(([id]) => id)).map((r) => [r.rowId, r]));
+  // Rows the vector side already read are reused; only lexical-only hits are read here.
+  const rows = new Map(fromVectors?.rows ?? []);
+  for (const r of sources.catalog.getChunks(ranked.map(([id]) => id).filter((id) => !rows.has(id)))) rows.set(r.rowId, r);
   return ranked.flatMap(([id, e]) => {
     const row = rows.get(id);
     return row ? [{ row, score: e.score, similarity: e.similarity, bm25: e.bm25 }] : [];
@@ -104,16 +107,21 @@ export function searchChunks(sources: SearchSources, o: SearchChunksOptions): Sc
 }
 
 /** Nearest vectors whose path passes the filter; widens the search until k pass or the store is exhausted. */
-function vectorCandidates(sources: SearchSources, vector: Float32Array, k: number, accept?: PathPredicate): Array<{ rowId: number; similarity: number }> {
+/** Nearest vectors whose path passes the filter (widening until k pass), with the chunk rows already read. */
+function vectorCandidates(
+  sources: SearchSources,
+  vector: Float32Array,
+  k: number,
+  accept?: PathPredicate,
+): { hits: Array<{ rowId: number; similarity: number }>; rows: Map<number, ChunkRow> } {
   const size = sources.vectors.size;
-  if (size === 0) return [];
+  if (size === 0) return { hits: [], rows: new Map() };
   let want = accept ? Math.min(size, k * 4) : Math.min(size, k);
   for (;;) {
     const hits = sources.vectors.query(vector, { k: want });
-    const rows = sources.catalog.getChunks(hits.map((h) => h.rowId));
-    const live = new Map(rows.map((r) => [r.rowId, r.path]));
-    const passed = hits.filter((h) => live.has(h.rowId) && (!accept || accept(live.get(h.rowId)!)));
-    if (passed.length >= k || want >= size) return passed.slice(0, k);
+    const rows = new Map(sources.catalog.getChunks(hits.map((h) => h.rowId)).map((r) => [r.rowId, r]));
+    const passed = hits.filter((h) => rows.has(h.rowId) && (!accept || accept(rows.get(h.rowId)!.path)));
+    if (passed.length >= k || want >= size) return { hits: passed.slice(0, k), rows };
     want = Math.min(size, want * 4);
   }
 }

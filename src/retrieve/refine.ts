@@ -39,7 +39,10 @@ export interface Refinement {
 }
 
 /** Limits of what one refinement adds. */
-export const REFINE_LIMITS = Object.freeze({ newTerms: 6, patterns: 5, excludes: 200, focusAreas: 8, lookups: 6, lowRelevance: 0.2 });
+export const REFINE_LIMITS = Object.freeze({ newTerms: 6, patterns: 5, excludes: 200, focusAreas: 8, lookups: 6 });
+
+/** Below this relevance a file is irrelevant: excluded from later cycles, and not counted as progress. */
+export const LOW_RELEVANCE = 0.2;
 
 /**
  * Pure: from this cycle's evaluations to the next query. New keywords are the terms most distinctive of the
@@ -60,7 +63,7 @@ export function refine(o: {
   const newTerms = distinctiveTerms(o.highChunks, known, o.idf).slice(0, REFINE_LIMITS.newTerms);
   const patterns = unique([...query.patterns, ...high.map((e) => dirGlob(e.path)).filter((g) => g !== null)]).slice(0, REFINE_LIMITS.patterns);
   const excluded = o.evaluations
-    .filter((e) => e.relevance < REFINE_LIMITS.lowRelevance && !query.excludes.includes(e.path))
+    .filter((e) => e.relevance < LOW_RELEVANCE && !query.excludes.includes(e.path))
     .map((e) => e.path);
   const excludes = unique([...query.excludes, ...excluded]).slice(0, REFINE_LIMITS.excludes);
   const gaps = unique(high.flatMap((e) => e.missingContext)).slice(0, REFINE_LIMITS.focusAreas);

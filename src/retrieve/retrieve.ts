@@ -7,7 +7,7 @@ import type { CandidateChunk, CandidateFile, EvaluateFn, Evaluation, Evaluator }
 import type { ScoredChunk } from './hybrid-search.js';
 import { definedNames, resolveDefinitionGaps, resolveUsages, type GapFile } from './gaps.js';
 import { combineQueryVector, dot } from './query-vector.js';
-import { refine, type CycleQuery, type HighChunk } from './refine.js';
+import { LOW_RELEVANCE, refine, type CycleQuery, type HighChunk } from './refine.js';
 import type { CycleTrace, ResultFile, RetrievalResult, StopReason } from './retrieval-result.js';
 import { resolveTask, type ResolvedTask, type Task } from './task.js';
 
@@ -22,7 +22,7 @@ export interface RetrieveOptions {
 }
 
 /** Tuning of the loop's dispatch. */
-export const LOOP_TUNING = Object.freeze({ chunksPerCycle: 40, patternChunks: 12, usageChunks: 8, relatedThreshold: 0.4, lowRelevance: 0.2, firstCyclePrior: 0.06, taskLexicalDepth: 200 });
+export const LOOP_TUNING = Object.freeze({ chunksPerCycle: 40, patternChunks: 12, usageChunks: 8, relatedThreshold: 0.4, firstCyclePrior: 0.06, taskLexicalDepth: 200 });
 
 const samples = new WeakMap<CodeIndex, VectorSample>();
 
@@ -140,7 +140,7 @@ export async function retrieve(index: CodeIndex, task: Task, options: RetrieveOp
     // REFINE -> next query vector from the task, the high hits, and the learned terms and gaps.
     const feedback = high.length > 0 ? high : ranked.filter((f) => f.evaluation.relevance >= 0.5).slice(0, 3);
     const highRows = feedback.slice(0, 5).flatMap((f) => [...f.chunks.values()].sort((a, b) => b.relevance - a.relevance).slice(0, 2).map((c) => c.row.rowId));
-    const excludedRows = ranked.filter((f) => f.evaluation.relevance < LOOP_TUNING.lowRelevance).slice(0, 10).flatMap((f) => [...f.chunks.values()].slice(0, 1).map((c) => c.row.rowId));
+    const excludedRows = ranked.filter((f) => f.evaluation.relevance < LOW_RELEVANCE).slice(0, 10).flatMap((f) => [...f.chunks.values()].slice(0, 1).map((c) => c.row.rowId));
     const expansion = refinement.expansionText.trim() ? await embedder.embedQuery(refinement.expansionText) : undefined;
     vector = combineQueryVector({
       task: taskVector,
@@ -241,7 +241,7 @@ function merge(o: { files: Map<string, FileState>; evaluations: readonly Evaluat
     const evaluation = { ...e, relevance, missingContext: [...e.missingContext] };
     const state = o.files.get(e.path);
     if (!state) {
-      if (relevance >= LOOP_TUNING.lowRelevance) fresh++;
+      if (relevance >= LOW_RELEVANCE) fresh++;
       o.files.set(e.path, { evaluation, cycle: o.cycle, firstSeen: o.cycle, chunks: new Map() });
     } else if (relevance > state.evaluation.relevance) {
       state.evaluation = evaluation;
