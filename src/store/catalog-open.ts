@@ -77,8 +77,12 @@ function ensureSchema(db: Database.Database, at: { indexDir: string; path: strin
   }
   if (version === null && isEmptyDatabase(db)) {
     if (at.readonly) throw missingIndexError(at.indexDir, at.path);
-    db.transaction(() => createSchema(db))();
-    return;
+    // Two processes may open a new index at once: the write lock (IMMEDIATE) serialises them, and the second
+    // finds the schema the first created instead of creating it again.
+    db.transaction(() => {
+      if (readSchemaVersion(db) === null && isEmptyDatabase(db)) createSchema(db);
+    }).immediate();
+    if (readSchemaVersion(db) === SCHEMA_VERSION) return;
   }
   const found = version === null ? 'is not a codescout catalog' : `has schema version ${version}`;
   throw new IndexMismatchError(
