@@ -15,6 +15,7 @@ import { compilePathGlobs } from './retrieve/path-globs.js';
 import { MAX_TASK_CHARS } from './retrieve/task.js';
 import { searchChunks, toHit, type ScoredChunk } from './retrieve/hybrid-search.js';
 import { Catalog } from './store/catalog.js';
+import type { LexicalHit } from './store/catalog-types.js';
 import { createDebouncedSaver, type DebouncedSaver } from './store/debounced-saver.js';
 import type { HnswStore } from './store/hnsw-store.js';
 import { openVectorStore, reconcileVectorStore, type OpenedVectorStore } from './store/open-vector-store.js';
@@ -244,12 +245,17 @@ export class CodeIndex {
   }
 
   /** Like {@link search} but keeps the raw evidence (similarity, BM25) and the chunk rows: for the retrieval loop. */
-  async searchScored(text: string, options: SearchOptions & { vector?: Float32Array; wholeWordsOnly?: boolean } = {}): Promise<ScoredChunk[]> {
+  async searchScored(
+    text: string,
+    options: SearchOptions & { vector?: Float32Array; wholeWordsOnly?: boolean; lexicalHits?: readonly LexicalHit[] } = {},
+  ): Promise<ScoredChunk[]> {
     const mode = options.mode ?? 'hybrid';
     const accept = compilePathGlobs(options.include, options.exclude);
     this.syncWithCatalog();
     const vector = mode === 'lexical' ? undefined : (options.vector ?? (await (await this.embedder()).embedQuery(text)));
-    return searchChunks({ catalog: this.catalog, vectors: this.vectors }, { mode, k: options.k ?? 10, vector, text, accept, wholeWordsOnly: options.wholeWordsOnly });
+    return searchChunks({ catalog: this.catalog, vectors: this.vectors }, {
+      mode, k: options.k ?? 10, vector, text, accept, wholeWordsOnly: options.wholeWordsOnly, lexicalHits: options.lexicalHits,
+    });
   }
 
   /** Counts and identity of the index. */

@@ -1,5 +1,5 @@
 import type { Catalog } from '../store/catalog.js';
-import type { ChunkRow } from '../store/catalog-types.js';
+import type { ChunkRow, LexicalHit } from '../store/catalog-types.js';
 import type { VectorStore } from '../store/vector-store.js';
 import type { Hit, SearchMode } from '../types.js';
 import type { PathPredicate } from './path-globs.js';
@@ -59,6 +59,8 @@ export interface SearchChunksOptions {
   readonly accept?: PathPredicate;
   /** Lexical side matches whole identifiers only (no split parts): for looking up names. */
   readonly wholeWordsOnly?: boolean;
+  /** The lexical list for this text and filter, already ranked by the caller (at least the pool deep): not searched again. */
+  readonly lexicalHits?: readonly LexicalHit[];
 }
 
 /**
@@ -72,7 +74,7 @@ export function searchChunks(sources: SearchSources, o: SearchChunksOptions): Sc
   const vectorList = fromVectors?.hits ?? [];
   const lexicalList =
     o.mode !== 'vector' && o.text
-      ? sources.catalog.lexicalSearch(o.text, { k: depth, accept: o.accept, wholeWordsOnly: o.wholeWordsOnly }).map((h) => ({ rowId: h.rowId, score: h.score }))
+      ? (o.lexicalHits?.slice(0, depth) ?? sources.catalog.lexicalSearch(o.text, { k: depth, accept: o.accept, wholeWordsOnly: o.wholeWordsOnly }))
       : [];
   const fused = new Map<number, { score: number; similarity?: number; bm25?: number }>();
   vectorList.forEach((h, rank) => {

@@ -1,12 +1,13 @@
 import { identifierTerms, splitIdentifier } from '../chunk/identifiers.js';
 import type { CodeIndex } from '../code-index.js';
-import type { ChunkRow } from '../store/catalog-types.js';
+import type { ChunkRow, LexicalHit } from '../store/catalog-types.js';
 import { calibrate, VectorSample } from './calibration.js';
 import { createDefaultEvaluator } from './default-evaluator.js';
 import type { CandidateChunk, CandidateFile, EvaluateFn, Evaluation, Evaluator } from './evaluator.js';
 import type { ScoredChunk } from './hybrid-search.js';
 import { definedNames, resolveDefinitionGaps, resolveUsages, type GapFile } from './gaps.js';
 import { combineQueryVector, dot } from './query-vector.js';
+import { compilePathGlobs } from './path-globs.js';
 import { LOW_RELEVANCE, refine, type CycleQuery, type HighChunk } from './refine.js';
 import type { CycleTrace, ResultFile, RetrievalResult, StopReason } from './retrieval-result.js';
 import { resolveTask, type ResolvedTask, type Task } from './task.js';
@@ -52,7 +53,7 @@ export async function retrieve(index: CodeIndex, task: Task, options: RetrieveOp
   let sample = samples.get(index);
   if (!sample) samples.set(index, (sample = new VectorSample()));
   const calibration = calibrate(taskVector, sample.get(catalog, revision));
-  const totalChunks = Math.max(1, catalog.stats().chunks);
+  const totalChunks = Math.max(1, catalog.chunkCount());
   const idfCache = new Map<string, number>();
   /** Looks up the document frequencies of many words in one query (refine asks for hundreds at once). */
   const primeIdf = (words: Iterable<string>): void => {
@@ -74,7 +75,11 @@ export async function retrieve(index: CodeIndex, task: Task, options: RetrieveOp
   );
 
   // Lexical evidence for the original task, once: every cycle's candidates are judged against it.
-  const taskHits = catalog.lexicalSearch([t.text, ...t.keywords].join(' '), { k: LOOP_TUNING.taskLexicalDepth });
+  // Within the task's own patterns and excludes, so cycle 1 (which searches the same text) reuses the list.
+  const taskHits = catalog.lexicalSearch([t.text, ...t.keywords].join(' '), {
+    k: LOOP_TUNING.taskLexicalDepth,
+    accept: compilePathGlobs(t.patterns, t.excludes),
+  });
   const bestBm25 = taskHits[0]?.score ?? 0;
   const taskLexical = new Map(taskHits.map((h) => [h.rowId, bestBm25 > 0 ? h.score / bestBm25 : 0]));
   const files = new Map<string, FileState>();
@@ -92,7 +97,10 @@ export async function retrieve(index: CodeIndex, task: Task, options: RetrieveOp
 
   for (let n = 1; n <= t.maxCycles; n++) {
     const started = performance.now();
-    const scored = await dispatch({ index, t, query, vector, lookups, usages, chunksPerCycle: options.chunksPerCycle ?? LOOP_TUNING.chunksPerCycle });
+    const scored = await dispatch({
+      index, t, query, vector, lookups, usages, chunksPerCycle: options.chunksPerCycle ?? LOOP_TUNING.chunksPerCycle,
+      lexicalHits: n === 1 ? taskHits : undefined,
+    });
     const candidates = toCandidates(scored, taskVector, catalog.vectorsForRows(scored.map((s) => s.row.rowId), revision), taskLexical);
     const learnedTerms = query.keywords.filter((k) => !t.keywords.includes(k));
     const evaluations = await evaluator.evaluate(t, candidates, { cycle: n, learnedTerms, focusAreas: query.focusAreas });
@@ -176,11 +184,13 @@ async function dispatch(o: {
   lookups: string[];
   usages: { names: string[]; definedIn: Set<string> };
   chunksPerCycle: number;
+  /** The lexical list of this cycle's text within the task's filter, when already ranked (cycle 1). */
+  lexicalHits?: readonly LexicalHit[];
 }): Promise<ScoredChunk[]> {
   const { index, t, query, vector } = o;
   const lexicalText = [query.text, ...query.keywords].join(' ');
   const exclude = [...t.excludes, ...query.excludes];
-  const main = await index.searchScored(lexicalText, { k: o.chunksPerCycle, mode: 'hybrid', vector, include: t.patterns, exclude });
+  const main = await index.searchScored(lexicalText, { k: o.chunksPerCycle, mode: 'hybrid', vector, include: t.patterns, exclude, lexicalHits: o.lexicalHits });
   const out = new Map(main.map((s) => [s.row.rowId, s]));
   if (query.patterns.length > 0) {
     const include = t.patterns.length > 0 ? t.patterns : query.patterns;

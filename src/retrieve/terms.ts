@@ -63,15 +63,28 @@ export function contentTerms(text: string): TaskTerm[] {
   return out;
 }
 
+/** Most tokens whose stems are remembered; the memo is dropped and started again beyond this. */
+const TOKEN_MEMO_LIMIT = 200_000;
+/** token -> stems of the token and of its identifier parts: code repeats its words, Porter stemming is costly. */
+const tokenStems = new Map<string, readonly string[]>();
+
+function stemsOfToken(token: string): readonly string[] {
+  let stems = tokenStems.get(token);
+  if (stems === undefined) {
+    const out = new Set([stem(token.toLowerCase())]);
+    for (const p of splitIdentifier(token)) if (p.length > 1) out.add(stem(p));
+    stems = [...out];
+    if (tokenStems.size >= TOKEN_MEMO_LIMIT) tokenStems.clear();
+    tokenStems.set(token, stems);
+  }
+  return stems;
+}
+
 /** Stems of every identifier part and word in a chunk's text, symbol and path: what a task term can match. */
 export function chunkStems(parts: { text: string; symbol: string; parent: string | null; path: string }): Set<string> {
   const stems = new Set<string>();
   const add = (s: string): void => {
-    for (const token of s.match(/[A-Za-z][A-Za-z0-9_$]*/g) ?? []) {
-      const lower = token.toLowerCase();
-      stems.add(stem(lower));
-      for (const p of splitIdentifier(token)) if (p.length > 1) stems.add(stem(p));
-    }
+    for (const token of s.match(/[A-Za-z][A-Za-z0-9_$]*/g) ?? []) for (const st of stemsOfToken(token)) stems.add(st);
   };
   add(parts.text);
   add(parts.symbol);

@@ -34,6 +34,7 @@ interface RawFile { path: string; size: number; mtime_ms: number; content_hash: 
 export class Catalog {
   private readonly statements = new Map<string, Database.Statement>();
   private dimensionCache: number | undefined;
+  private chunkCountCache: { generation: number; count: number } | undefined;
 
   private constructor(
     private readonly db: Database.Database,
@@ -117,6 +118,15 @@ export class Catalog {
   generation(): number {
     const row = this.sql("SELECT value FROM manifest WHERE key = 'generation'").get() as { value: string } | undefined;
     return Number(row?.value ?? 0);
+  }
+
+  /** Number of chunks, remembered per generation (`count(*)` reads the whole table; queries ask often). */
+  chunkCount(): number {
+    const generation = this.generation();
+    if (this.chunkCountCache?.generation !== generation) {
+      this.chunkCountCache = { generation, count: this.sql('SELECT count(*) FROM chunks').pluck().get() as number };
+    }
+    return this.chunkCountCache.count;
   }
 
   /** The indexed file at `path` (relative, POSIX), or undefined. */
@@ -206,7 +216,7 @@ export class Catalog {
     query: string,
     options: { readonly k: number; readonly accept?: (path: string) => boolean; readonly wholeWordsOnly?: boolean },
   ): LexicalHit[] {
-    return searchChunksFts(this.db, query, options);
+    return searchChunksFts(this.db, query, { ...options, totalChunks: this.chunkCount() });
   }
 
   /**

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { LexicalHit } from './catalog-types.js';
 import { buildMatchExpression } from './fts-query.js';
+import { cachedStatement } from './statement-cache.js';
 import { documentFrequencies } from './term-stats.js';
 
 /** BM25 column weights of `chunks_fts` (terms, path, symbol): a symbol-name hit counts most. */
@@ -26,20 +27,20 @@ const MAX_FILTER_DEPTH = 16;
 export function searchChunksFts(
   db: Database.Database,
   query: string,
-  options: { readonly k: number; readonly accept?: (path: string) => boolean; readonly wholeWordsOnly?: boolean },
+  options: { readonly k: number; readonly accept?: (path: string) => boolean; readonly wholeWordsOnly?: boolean; readonly totalChunks: number },
 ): LexicalHit[] {
   const match = buildMatchExpression(query, {
     documentFrequencies: (words) => documentFrequencies(db, words),
-    totalChunks: totalChunks(db),
+    totalChunks: options.totalChunks,
     splitIdentifiers: !options.wholeWordsOnly,
   });
   const k = Math.floor(options.k);
   if (match === null || k <= 0) return [];
-  const top = db.prepare(TOP_SQL);
+  const top = cachedStatement(db, TOP_SQL);
   if (options.accept === undefined) {
     return (top.all(match, k) as Row[]).map((r) => ({ rowId: r.rowId, score: -r.rank }));
   }
-  const paths = db.prepare(PATHS_SQL);
+  const paths = cachedStatement(db, PATHS_SQL);
   // Pages grow 4x, up to MAX_FILTER_DEPTH times k ranked rows: a narrow filter over a common query returns the
   // best matches among those rather than ranking the whole index.
   for (let limit = k * 4; ; limit *= 4) {
@@ -48,8 +49,4 @@ export function searchChunksFts(
     const hits = rows.filter((r) => options.accept!(pathOf.get(r.rowId) ?? '')).slice(0, k);
     if (hits.length >= k || rows.length < limit || limit >= k * MAX_FILTER_DEPTH) return hits.map((r) => ({ rowId: r.rowId, score: -r.rank }));
   }
-}
-
-function totalChunks(db: Database.Database): number {
-  return db.prepare('SELECT count(*) FROM chunks').pluck().get() as number;
 }

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { cachedStatement } from './statement-cache.js';
 
 /**
  * Document frequency of lower-case words in the FTS index, through a temp fts5vocab view (no schema change,
@@ -33,11 +34,6 @@ function vocabStatement(db: Database.Database): Database.Statement {
 export function symbolRowIds(db: Database.Database, names: readonly string[], limit: number, includeMethods = false): number[] {
   if (names.length === 0) return [];
   const kinds = includeMethods ? "('module', 'text', 'section')" : "('module', 'text', 'section', 'method')";
-  return db
-    .prepare(
-      `SELECT id FROM chunks WHERE symbol IN (SELECT value FROM json_each(?)) AND kind NOT IN ${kinds}
-       ORDER BY id LIMIT ?`,
-    )
-    .pluck()
-    .all(JSON.stringify(names), limit) as number[];
+  const sql = `SELECT id FROM chunks WHERE symbol IN (SELECT value FROM json_each(?)) AND kind NOT IN ${kinds} ORDER BY id LIMIT ?`;
+  return cachedStatement(db, sql).pluck().all(JSON.stringify(names), limit) as number[];
 }
