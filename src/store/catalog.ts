@@ -31,10 +31,14 @@ interface RawFile { path: string; size: number; mtime_ms: number; content_hash: 
  * The SQLite catalog of one index: files, chunks, the embedding cache and the FTS index. It is the
  * source of truth; the vector index is derived from it. All methods are synchronous (better-sqlite3).
  */
+/** Most words whose document frequency a catalog remembers before it starts over. */
+const DF_CACHE_LIMIT = 100_000;
+
 export class Catalog {
   private readonly statements = new Map<string, Database.Statement>();
   private dimensionCache: number | undefined;
   private chunkCountCache: { generation: number; count: number } | undefined;
+  private dfCache: { generation: number; df: Map<string, number> } = { generation: -1, df: new Map() };
 
   private constructor(
     private readonly db: Database.Database,
@@ -216,7 +220,9 @@ export class Catalog {
     query: string,
     options: { readonly k: number; readonly accept?: (path: string) => boolean; readonly wholeWordsOnly?: boolean },
   ): LexicalHit[] {
-    return searchChunksFts(this.db, query, { ...options, totalChunks: this.chunkCount() });
+    return searchChunksFts(this.db, query, {
+      ...options, totalChunks: this.chunkCount(), documentFrequencies: (words) => this.documentFrequencies(words),
+    });
   }
 
   /**
@@ -296,10 +302,17 @@ export class Catalog {
     });
   }
 
-  /** Closes the database; the Catalog must not be used afterwards. */
-  /** Document frequency (chunks containing it) of each lower-case word in the full-text index. */
+  /**
+   * Document frequency (chunks containing it) of each lower-case word in the full-text index. Remembered per
+   * generation: FTS5 counts a word's documents by reading its whole posting list, and queries share words.
+   */
   documentFrequencies(words: readonly string[]): Map<string, number> {
-    return documentFrequencies(this.db, words);
+    const generation = this.generation();
+    if (this.dfCache.generation !== generation || this.dfCache.df.size > DF_CACHE_LIMIT) this.dfCache = { generation, df: new Map() };
+    const { df } = this.dfCache;
+    const missing = [...new Set(words.filter((w) => !df.has(w)))];
+    if (missing.length > 0) for (const [w, n] of documentFrequencies(this.db, missing)) df.set(w, n);
+    return new Map(words.map((w) => [w, df.get(w) ?? 0]));
   }
 
   /** Row ids of symbol chunks named one of `names` (definitions), at most `limit`. */
@@ -307,6 +320,7 @@ export class Catalog {
     return symbolRowIds(this.db, names, limit, options.includeMethods ?? false);
   }
 
+  /** Closes the database; the Catalog must not be used afterwards. */
   close(): void {
     this.statements.clear();
     this.db.close();

@@ -2,7 +2,6 @@ import type Database from 'better-sqlite3';
 import type { LexicalHit } from './catalog-types.js';
 import { buildMatchExpression } from './fts-query.js';
 import { cachedStatement } from './statement-cache.js';
-import { documentFrequencies } from './term-stats.js';
 
 /** BM25 column weights of `chunks_fts` (terms, path, symbol): a symbol-name hit counts most. */
 export const BM25_WEIGHTS = { terms: 1, path: 0.5, symbol: 2 } as const;
@@ -27,10 +26,11 @@ const MAX_FILTER_DEPTH = 16;
 export function searchChunksFts(
   db: Database.Database,
   query: string,
-  options: { readonly k: number; readonly accept?: (path: string) => boolean; readonly wholeWordsOnly?: boolean; readonly totalChunks: number },
+  options: { readonly k: number; readonly accept?: (path: string) => boolean; readonly wholeWordsOnly?: boolean;
+    readonly totalChunks: number; readonly documentFrequencies: (words: readonly string[]) => Map<string, number> },
 ): LexicalHit[] {
   const match = buildMatchExpression(query, {
-    documentFrequencies: (words) => documentFrequencies(db, words),
+    documentFrequencies: options.documentFrequencies,
     totalChunks: options.totalChunks,
     splitIdentifiers: !options.wholeWordsOnly,
   });
