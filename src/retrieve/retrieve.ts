@@ -4,7 +4,8 @@ import type { ChunkRow, LexicalHit } from '../store/catalog-types.js';
 import { calibrate, VectorSample } from './calibration.js';
 import { createDefaultEvaluator } from './default-evaluator.js';
 import type { CandidateChunk, CandidateFile, EvaluateFn, Evaluation, Evaluator } from './evaluator.js';
-import type { ScoredChunk } from './hybrid-search.js';
+import { HYBRID_POOL, type ScoredChunk } from './hybrid-search.js';
+import { expandLexicalList } from './lexical-expansion.js';
 import { definedNames, resolveDefinitionGaps, resolveUsages, type GapFile } from './gaps.js';
 import { combineQueryVector, dot } from './query-vector.js';
 import { compilePathGlobs } from './path-globs.js';
@@ -80,6 +81,8 @@ export async function retrieve(index: CodeIndex, task: Task, options: RetrieveOp
     k: LOOP_TUNING.taskLexicalDepth,
     accept: compilePathGlobs(t.patterns, t.excludes),
   });
+  const taskPaths = catalog.rowPaths(taskHits.map((h) => h.rowId));
+  const taskWords = new Set((`${t.text} ${t.keywords.join(' ')}`.match(/[\p{L}\p{N}_]+/gu) ?? []).flatMap((w) => [w.toLowerCase(), ...splitIdentifier(w)]));
   const bestBm25 = taskHits[0]?.score ?? 0;
   const taskLexical = new Map(taskHits.map((h) => [h.rowId, bestBm25 > 0 ? h.score / bestBm25 : 0]));
   const files = new Map<string, FileState>();
@@ -99,7 +102,7 @@ export async function retrieve(index: CodeIndex, task: Task, options: RetrieveOp
     const started = performance.now();
     const scored = await dispatch({
       index, t, query, vector, lookups, usages, chunksPerCycle: options.chunksPerCycle ?? LOOP_TUNING.chunksPerCycle,
-      lexicalHits: n === 1 ? taskHits : undefined,
+      taskLexical: { hits: taskHits, paths: taskPaths, words: taskWords },
     });
     const candidates = toCandidates(scored, taskVector, catalog.vectorsForRows(scored.map((s) => s.row.rowId), revision), taskLexical);
     const learnedTerms = query.keywords.filter((k) => !t.keywords.includes(k));
@@ -184,13 +187,23 @@ async function dispatch(o: {
   lookups: string[];
   usages: { names: string[]; definedIn: Set<string> };
   chunksPerCycle: number;
-  /** The lexical list of this cycle's text within the task's filter, when already ranked (cycle 1). */
-  lexicalHits?: readonly LexicalHit[];
+  /** The task's own lexical list (within its filter), the path of each row, and the task's words. */
+  taskLexical: { hits: readonly LexicalHit[]; paths: ReadonlyMap<number, string>; words: ReadonlySet<string> };
 }): Promise<ScoredChunk[]> {
   const { index, t, query, vector } = o;
   const lexicalText = [query.text, ...query.keywords].join(' ');
   const exclude = [...t.excludes, ...query.excludes];
-  const main = await index.searchScored(lexicalText, { k: o.chunksPerCycle, mode: 'hybrid', vector, include: t.patterns, exclude, lexicalHits: o.lexicalHits });
+  const accept = compilePathGlobs(t.patterns, exclude);
+  // The lexical list of task text + learned terms: the task's list (ranked once) plus a search of the learned terms.
+  const learned = query.keywords.filter((k) => !o.taskLexical.words.has(k.toLowerCase()));
+  const lexicalHits = expandLexicalList({
+    task: o.taskLexical.hits,
+    taskPaths: o.taskLexical.paths,
+    learned: learned.length > 0 ? index.store.catalog.lexicalSearch(learned.join(' '), { k: LOOP_TUNING.taskLexicalDepth, accept }) : [],
+    accept,
+    depth: Math.max(HYBRID_POOL, o.chunksPerCycle),
+  });
+  const main = await index.searchScored(lexicalText, { k: o.chunksPerCycle, mode: 'hybrid', vector, include: t.patterns, exclude, lexicalHits });
   const out = new Map(main.map((s) => [s.row.rowId, s]));
   if (query.patterns.length > 0) {
     const include = t.patterns.length > 0 ? t.patterns : query.patterns;

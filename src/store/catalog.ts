@@ -205,6 +205,14 @@ export class Catalog {
     return rowIds.flatMap((id) => byId.get(id) ?? []);
   }
 
+  /** Path of each of the given chunk rows (rows that no longer exist are left out). */
+  rowPaths(rowIds: readonly number[]): Map<number, string> {
+    if (rowIds.length === 0) return new Map();
+    const rows = this.sql(`SELECT c.id AS rowId, f.path AS path FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN (SELECT value FROM json_each(?))`)
+      .all(JSON.stringify(rowIds)) as Array<{ rowId: number; path: string }>;
+    return new Map(rows.map((r) => [r.rowId, r.path]));
+  }
+
   /** The chunk with row id `rowId`, or undefined. */
   getChunkByRowId(rowId: number): ChunkRow | undefined {
     const row = this.sql(`${CHUNK_SELECT} WHERE c.id = ?`).get(rowId) as RawChunk | undefined;
