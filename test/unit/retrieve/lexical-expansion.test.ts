@@ -1,0 +1,63 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { compilePathGlobs } from '../../../src/retrieve/path-globs.js';
+import { expandLexicalList } from '../../../src/retrieve/lexical-expansion.js';
+import { Catalog } from '../../../src/store/catalog.js';
+import { chunk, fileInput, makeTempDirs, seededRandom } from '../store/store-helpers.js';
+
+const tmp = makeTempDirs();
+const open: Catalog[] = [];
+afterEach(() => {
+  for (const c of open.splice(0)) c.close();
+  tmp.cleanup();
+});
+
+const WORDS = ['queue', 'request', 'throttle', 'bucket', 'token', 'session', 'refresh', 'router', 'handler', 'limit', 'retry', 'cache'];
+
+/** 8 files x 5 chunks of random sentences over a small vocabulary: many chunks share many words. */
+function seeded(): Catalog {
+  const catalog = Catalog.open(tmp.make());
+  open.push(catalog);
+  catalog.initManifest({ model: 'm', dimension: 4, revision: 'rev1', root: '/r' });
+  const random = seededRandom(20261129);
+  for (let f = 0; f < 8; f++) {
+    const chunks = Array.from({ length: 5 }, (_, c) => {
+      const words = Array.from({ length: 4 + Math.floor(random() * 12) }, () => WORDS[Math.floor(random() * WORDS.length)]!);
+      return chunk(`fn${f}x${c}`, words.join(' '), c * 10 + 1);
+    });
+    catalog.replaceFile(fileInput(`src/part${f}/file${f}.ts`, chunks));
+  }
+  return catalog;
+}
+
+describe('expandLexicalList', () => {
+  it('ranks task + learned words exactly as one BM25 search of all of them (BM25 sums over terms)', () => {
+    const catalog = seeded();
+    const all = { k: 1000 };
+    for (const [task, learned] of [['queue request', 'throttle bucket'], ['session', 'refresh token retry'], ['router handler limit', 'cache']]) {
+      const taskHits = catalog.lexicalSearch(task!, all);
+      const expanded = expandLexicalList({
+        task: taskHits,
+        taskPaths: catalog.rowPaths(taskHits.map((h) => h.rowId)),
+        learned: catalog.lexicalSearch(learned!, all),
+        depth: 1000,
+      });
+      const direct = catalog.lexicalSearch(`${task} ${learned}`, all);
+      expect(expanded.map((h) => h.rowId).sort((a, b) => a - b)).toEqual(direct.map((h) => h.rowId).sort((a, b) => a - b));
+      const directScore = new Map(direct.map((h) => [h.rowId, h.score]));
+      for (const h of expanded) expect(h.score).toBeCloseTo(directScore.get(h.rowId)!, 9);
+      // Same order, up to ties.
+      for (let i = 1; i < expanded.length; i++) expect(expanded[i - 1]!.score).toBeGreaterThanOrEqual(expanded[i]!.score);
+    }
+  });
+
+  it("drops the task's rows the cycle's filter excludes and keeps the depth", () => {
+    const catalog = seeded();
+    const taskHits = catalog.lexicalSearch('queue request throttle', { k: 1000 });
+    const paths = catalog.rowPaths(taskHits.map((h) => h.rowId));
+    const accept = compilePathGlobs([], ['src/part3/**']);
+    const expanded = expandLexicalList({ task: taskHits, taskPaths: paths, learned: [], accept, depth: 5 });
+    expect(expanded).toHaveLength(5);
+    expect(expanded.every((h) => !paths.get(h.rowId)!.startsWith('src/part3/'))).toBe(true);
+    expect(taskHits.some((h) => paths.get(h.rowId)!.startsWith('src/part3/'))).toBe(true);
+  });
+});
