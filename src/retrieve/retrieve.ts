@@ -6,6 +6,7 @@ import { createDefaultEvaluator } from './default-evaluator.js';
 import type { CandidateChunk, CandidateFile, EvaluateFn, Evaluation, Evaluator } from './evaluator.js';
 import { HYBRID_POOL, type ScoredChunk } from './hybrid-search.js';
 import { expandLexicalList } from './lexical-expansion.js';
+import { rankFiles } from './rank-files.js';
 import { definedNames, resolveDefinitionGaps, resolveUsages, type GapFile } from './gaps.js';
 import { combineQueryVector, dot } from './query-vector.js';
 import { compilePathGlobs } from './path-globs.js';
@@ -24,7 +25,7 @@ export interface RetrieveOptions {
 }
 
 /** Tuning of the loop's dispatch. */
-export const LOOP_TUNING = Object.freeze({ chunksPerCycle: 40, patternChunks: 12, usageChunks: 8, relatedThreshold: 0.4, firstCyclePrior: 0.06, taskLexicalDepth: 200 });
+export const LOOP_TUNING = Object.freeze({ chunksPerCycle: 40, patternChunks: 12, usageChunks: 8, relatedThreshold: 0.4, taskLexicalDepth: 200 });
 
 const samples = new WeakMap<CodeIndex, VectorSample>();
 
@@ -164,10 +165,7 @@ export async function retrieve(index: CodeIndex, task: Task, options: RetrieveOp
     usages = { names: [...highDefs.keys()], definedIn: new Set(highDefs.values()) };
   }
 
-  // Near-ties go to files the task's own query found: later cycles search a drifted query, so their finds
-  // carry slightly less evidence (measured on the dev sets, see bench/RESULTS.md).
-  const finalScore = (f: FileState): number => f.evaluation.relevance + (f.firstSeen === 1 ? LOOP_TUNING.firstCyclePrior : 0);
-  const ranked = [...files.values()].sort((a, b) => finalScore(b) - finalScore(a) || a.evaluation.path.localeCompare(b.evaluation.path));
+  const ranked = rankFiles([...files.values()], { highThreshold: t.highThreshold, key: (f) => ({ path: f.evaluation.path, relevance: f.evaluation.relevance, firstSeen: f.firstSeen }) });
   const relatedThreshold = options.relatedThreshold ?? LOOP_TUNING.relatedThreshold;
   return {
     results: ranked.filter((f) => f.evaluation.relevance >= t.highThreshold).map(toResultFile),

@@ -1,0 +1,35 @@
+/** Tie-breaking priors of the final ranking, added to relevance for ordering only (tuned on the dev sets). */
+export const RANKING_PRIORS = Object.freeze({
+  /** For a file the task's own query found: later cycles search a drifted query, so their finds carry less evidence. */
+  firstCycle: 0.06,
+  /** For a file in a folder that holds a high result: a change rarely stays in one file, and its other files sit near it. */
+  besideHigh: 0.08,
+});
+
+/** What the ranking needs to know of a file. */
+export interface RankedFacts {
+  readonly path: string;
+  readonly relevance: number;
+  /** The cycle that first found the file. */
+  readonly firstSeen: number;
+}
+
+/**
+ * The loop's final order: relevance plus small priors for near-ties (see {@link RANKING_PRIORS}), then path.
+ * Relevance itself is left as the evaluator and gap resolution gave it.
+ */
+export function rankFiles<T>(items: readonly T[], o: { readonly highThreshold: number; readonly key: (item: T) => RankedFacts }): T[] {
+  const facts = new Map(items.map((item) => [item, o.key(item)]));
+  const highPerFolder = new Map<string, number>();
+  for (const f of facts.values()) if (f.relevance >= o.highThreshold) highPerFolder.set(folderOf(f.path), (highPerFolder.get(folderOf(f.path)) ?? 0) + 1);
+  const score = (f: RankedFacts): number => {
+    const othersHighHere = (highPerFolder.get(folderOf(f.path)) ?? 0) - (f.relevance >= o.highThreshold ? 1 : 0);
+    return f.relevance + (f.firstSeen === 1 ? RANKING_PRIORS.firstCycle : 0) + (othersHighHere > 0 ? RANKING_PRIORS.besideHigh : 0);
+  };
+  const scores = new Map([...facts].map(([item, f]) => [item, score(f)]));
+  return [...items].sort((a, b) => scores.get(b)! - scores.get(a)! || facts.get(a)!.path.localeCompare(facts.get(b)!.path));
+}
+
+function folderOf(path: string): string {
+  return path.slice(0, path.lastIndexOf('/') + 1);
+}

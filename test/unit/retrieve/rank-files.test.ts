@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { rankFiles, RANKING_PRIORS, type RankedFacts } from '../../../src/retrieve/rank-files.js';
+
+const rank = (files: RankedFacts[]): string[] => rankFiles(files, { highThreshold: 0.7, key: (f) => f }).map((f) => f.path);
+
+describe('rankFiles', () => {
+  it('orders by relevance when the gaps are wider than the priors', () => {
+    expect(rank([
+      { path: 'b/low.ts', relevance: 0.3, firstSeen: 1 },
+      { path: 'a/high.ts', relevance: 0.9, firstSeen: 2 },
+      { path: 'c/mid.ts', relevance: 0.6, firstSeen: 3 },
+    ])).toEqual(['a/high.ts', 'c/mid.ts', 'b/low.ts']);
+  });
+
+  it('puts a file beside a high result ahead of an equally relevant file elsewhere', () => {
+    const order = rank([
+      { path: 'src/other/far.ts', relevance: 0.5, firstSeen: 1 },
+      { path: 'src/net/throttle.ts', relevance: 0.9, firstSeen: 1 },
+      { path: 'src/net/bucket.ts', relevance: 0.5, firstSeen: 1 },
+    ]);
+    expect(order).toEqual(['src/net/throttle.ts', 'src/net/bucket.ts', 'src/other/far.ts']);
+  });
+
+  it('gives a high file no bonus for its own folder, only for another high file there', () => {
+    // alone/a.ts is the only high file in its folder: 0.8 + 0 stays below pair/x.ts at 0.75 + besideHigh.
+    const order = rank([
+      { path: 'alone/a.ts', relevance: 0.8, firstSeen: 1 },
+      { path: 'pair/x.ts', relevance: 0.75, firstSeen: 1 },
+      { path: 'pair/y.ts', relevance: 0.71, firstSeen: 1 },
+    ]);
+    expect(RANKING_PRIORS.besideHigh).toBeGreaterThan(0.05);
+    expect(order).toEqual(['pair/x.ts', 'alone/a.ts', 'pair/y.ts']);
+  });
+
+  it('breaks a near-tie toward the file the first cycle found', () => {
+    expect(rank([
+      { path: 'a/later.ts', relevance: 0.52, firstSeen: 2 },
+      { path: 'b/first.ts', relevance: 0.5, firstSeen: 1 },
+    ])).toEqual(['b/first.ts', 'a/later.ts']);
+  });
+});
