@@ -9,21 +9,23 @@ import type { PathPredicate } from './path-globs.js';
  * (it ranked below the list's last entry there).
  */
 export function expandLexicalList(o: {
-  /** The task's own ranked list, with the path of each row. */
+  /** The task's own ranked list. */
   readonly task: readonly LexicalHit[];
-  readonly taskPaths: ReadonlyMap<number, string>;
-  /** The ranked list of the learned terms alone, already within this cycle's filter. */
+  /** The ranked list of the learned terms alone. */
   readonly learned: readonly LexicalHit[];
-  /** This cycle's path filter (the task's list predates the cycle's excludes). */
+  /** Path of every row of both lists (rows without one are dropped). */
+  readonly paths: ReadonlyMap<number, string>;
+  /** This cycle's path filter, applied to both lists. */
   readonly accept?: PathPredicate;
   readonly depth: number;
 }): LexicalHit[] {
+  const passes = (rowId: number): boolean => {
+    const path = o.paths.get(rowId);
+    return path !== undefined && (!o.accept || o.accept(path));
+  };
   const scores = new Map<number, number>();
-  for (const h of o.task) {
-    const path = o.taskPaths.get(h.rowId);
-    if (path !== undefined && (!o.accept || o.accept(path))) scores.set(h.rowId, h.score);
-  }
-  for (const h of o.learned) scores.set(h.rowId, (scores.get(h.rowId) ?? 0) + h.score);
+  for (const h of o.task) if (passes(h.rowId)) scores.set(h.rowId, h.score);
+  for (const h of o.learned) if (passes(h.rowId)) scores.set(h.rowId, (scores.get(h.rowId) ?? 0) + h.score);
   return [...scores]
     .sort((a, b) => b[1] - a[1] || a[0] - b[0])
     .slice(0, o.depth)

@@ -194,12 +194,12 @@ async function dispatch(o: {
   const accept = compilePathGlobs(t.patterns, exclude);
   // The lexical list of task text + learned terms: the task's list (ranked once) plus a search of the learned terms.
   const learned = query.keywords.filter((k) => !o.taskLexical.words.has(k.toLowerCase()));
+  const { catalog } = index.store;
+  // Unfiltered, then filtered here by path: a filtered FTS search pages through many more ranked rows.
+  const learnedHits = learned.length > 0 ? catalog.lexicalSearch(learned.join(' '), { k: LOOP_TUNING.taskLexicalDepth }) : [];
+  const paths = new Map([...o.taskLexical.paths, ...catalog.rowPaths(learnedHits.map((h) => h.rowId).filter((id) => !o.taskLexical.paths.has(id)))]);
   const lexicalHits = expandLexicalList({
-    task: o.taskLexical.hits,
-    taskPaths: o.taskLexical.paths,
-    learned: learned.length > 0 ? index.store.catalog.lexicalSearch(learned.join(' '), { k: LOOP_TUNING.taskLexicalDepth, accept }) : [],
-    accept,
-    depth: Math.max(HYBRID_POOL, o.chunksPerCycle),
+    task: o.taskLexical.hits, learned: learnedHits, paths, accept, depth: Math.max(HYBRID_POOL, o.chunksPerCycle),
   });
   const main = await index.searchScored(lexicalText, { k: o.chunksPerCycle, mode: 'hybrid', vector, include: t.patterns, exclude, lexicalHits });
   const out = new Map(main.map((s) => [s.row.rowId, s]));
@@ -222,7 +222,6 @@ async function dispatch(o: {
     for (const s of users) if (!out.has(s.row.rowId)) out.set(s.row.rowId, s);
   }
   if (o.lookups.length > 0) {
-    const { catalog } = index.store;
     for (const row of catalog.getChunks(catalog.findSymbolRowIds(o.lookups, 12))) {
       // Definitions are looked up even in excluded files: the gap names them explicitly.
       if (!out.has(row.rowId) && !t.excludes.includes(row.path)) out.set(row.rowId, { row, score: 0 });

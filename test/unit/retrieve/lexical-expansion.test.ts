@@ -35,10 +35,11 @@ describe('expandLexicalList', () => {
     const all = { k: 1000 };
     for (const [task, learned] of [['queue request', 'throttle bucket'], ['session', 'refresh token retry'], ['router handler limit', 'cache']]) {
       const taskHits = catalog.lexicalSearch(task!, all);
+      const learnedHits = catalog.lexicalSearch(learned!, all);
       const expanded = expandLexicalList({
         task: taskHits,
-        taskPaths: catalog.rowPaths(taskHits.map((h) => h.rowId)),
-        learned: catalog.lexicalSearch(learned!, all),
+        learned: learnedHits,
+        paths: catalog.rowPaths([...taskHits, ...learnedHits].map((h) => h.rowId)),
         depth: 1000,
       });
       const direct = catalog.lexicalSearch(`${task} ${learned}`, all);
@@ -50,14 +51,16 @@ describe('expandLexicalList', () => {
     }
   });
 
-  it("drops the task's rows the cycle's filter excludes and keeps the depth", () => {
+  it("drops rows of both lists that the cycle's filter excludes, and keeps the depth", () => {
     const catalog = seeded();
-    const taskHits = catalog.lexicalSearch('queue request throttle', { k: 1000 });
-    const paths = catalog.rowPaths(taskHits.map((h) => h.rowId));
+    const taskHits = catalog.lexicalSearch('queue request', { k: 1000 });
+    const learnedHits = catalog.lexicalSearch('throttle', { k: 1000 });
+    const paths = catalog.rowPaths([...taskHits, ...learnedHits].map((h) => h.rowId));
     const accept = compilePathGlobs([], ['src/part3/**']);
-    const expanded = expandLexicalList({ task: taskHits, taskPaths: paths, learned: [], accept, depth: 5 });
+    const expanded = expandLexicalList({ task: taskHits, learned: learnedHits, paths, accept, depth: 5 });
     expect(expanded).toHaveLength(5);
     expect(expanded.every((h) => !paths.get(h.rowId)!.startsWith('src/part3/'))).toBe(true);
-    expect(taskHits.some((h) => paths.get(h.rowId)!.startsWith('src/part3/'))).toBe(true);
+    const inPart3 = (h: { rowId: number }): boolean => paths.get(h.rowId)!.startsWith('src/part3/');
+    expect(taskHits.some(inPart3) && learnedHits.some(inPart3)).toBe(true);
   });
 });
