@@ -108,8 +108,7 @@ export function searchChunks(sources: SearchSources, o: SearchChunksOptions): Sc
   });
 }
 
-/** Nearest vectors whose path passes the filter; widens the search until k pass or the store is exhausted. */
-/** Nearest vectors whose path passes the filter (widening until k pass), with the chunk rows already read. */
+/** Nearest vectors whose path passes the filter (widening until k pass), with the chunk rows of those kept. */
 function vectorCandidates(
   sources: SearchSources,
   vector: Float32Array,
@@ -121,9 +120,14 @@ function vectorCandidates(
   let want = accept ? Math.min(size, k * 4) : Math.min(size, k);
   for (;;) {
     const hits = sources.vectors.query(vector, { k: want });
-    const rows = new Map(sources.catalog.getChunks(hits.map((h) => h.rowId)).map((r) => [r.rowId, r]));
-    const passed = hits.filter((h) => rows.has(h.rowId) && (!accept || accept(rows.get(h.rowId)!.path)));
-    if (passed.length >= k || want >= size) return { hits: passed.slice(0, k), rows };
+    // Paths first (a light read) when filtering; whole rows only for the hits that are kept.
+    const paths = accept ? sources.catalog.rowPaths(hits.map((h) => h.rowId)) : undefined;
+    const passed = paths ? hits.filter((h) => paths.has(h.rowId) && accept!(paths.get(h.rowId)!)) : hits;
+    if (passed.length >= k || want >= size) {
+      const kept = passed.slice(0, k);
+      const rows = new Map(sources.catalog.getChunks(kept.map((h) => h.rowId)).map((r) => [r.rowId, r]));
+      return { hits: kept.filter((h) => rows.has(h.rowId)), rows };
+    }
     want = Math.min(size, want * 4);
   }
 }

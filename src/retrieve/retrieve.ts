@@ -87,11 +87,7 @@ export async function retrieve(index: CodeIndex, task: Task, options: RetrieveOp
   const bestBm25 = taskHits[0]?.score ?? 0;
   const taskLexical = new Map(taskHits.map((h) => [h.rowId, bestBm25 > 0 ? h.score / bestBm25 : 0]));
   const files = new Map<string, FileState>();
-  const definitionPaths = (names: readonly string[]): Map<string, string[]> => {
-    const out = new Map<string, string[]>();
-    for (const row of catalog.getChunks(catalog.findSymbolRowIds(names, 200))) out.set(row.symbol, [...new Set([...(out.get(row.symbol) ?? []), row.path])]);
-    return out;
-  };
+  const definitionPaths = (names: readonly string[]): Map<string, string[]> => catalog.symbolPaths(names, 200);
   const cycles: CycleTrace[] = [];
   let query: CycleQuery = { text: t.text, keywords: t.keywords, patterns: [], excludes: [], focusAreas: t.focusAreas };
   let vector = taskVector;

@@ -11,7 +11,7 @@ import { checkCatalogIntegrity } from './catalog-integrity.js';
 import { searchChunksFts } from './lexical-search.js';
 import { bumpGeneration, deleteChunkRows, replaceFileRows } from './replace-file.js';
 import { blobToVector } from './vector-codec.js';
-import { documentFrequencies, symbolRowIds } from './term-stats.js';
+import { documentFrequencies, symbolPaths, symbolRowIds } from './term-stats.js';
 
 /** Rows read per batch when streaming every vector, so no cursor stays open across caller code. */
 const VECTOR_BATCH_ROWS = 1000;
@@ -326,6 +326,11 @@ export class Catalog {
   /** Row ids of symbol chunks named one of `names` (definitions), at most `limit`. */
   findSymbolRowIds(names: readonly string[], limit = 50, options: { includeMethods?: boolean } = {}): number[] {
     return symbolRowIds(this.db, names, limit, options.includeMethods ?? false);
+  }
+
+  /** Paths of the files that define (top level, not as a method) each of `names`, from at most `limit` chunks. */
+  symbolPaths(names: readonly string[], limit = 200): Map<string, string[]> {
+    return symbolPaths(this.db, names, limit);
   }
 
   /** Closes the database; the Catalog must not be used afterwards. */

@@ -33,7 +33,24 @@ function vocabStatement(db: Database.Database): Database.Statement {
  */
 export function symbolRowIds(db: Database.Database, names: readonly string[], limit: number, includeMethods = false): number[] {
   if (names.length === 0) return [];
-  const kinds = includeMethods ? "('module', 'text', 'section')" : "('module', 'text', 'section', 'method')";
-  const sql = `SELECT id FROM chunks WHERE symbol IN (SELECT value FROM json_each(?)) AND kind NOT IN ${kinds} ORDER BY id LIMIT ?`;
+  const sql = `SELECT id FROM chunks WHERE symbol IN (SELECT value FROM json_each(?)) AND kind NOT IN ${definitionKindsExcluded(includeMethods)} ORDER BY id LIMIT ?`;
   return cachedStatement(db, sql).pluck().all(JSON.stringify(names), limit) as number[];
+}
+
+/** Where definitions (top-level, not methods) named one of `names` live: symbol -> paths, from at most `limit` rows. */
+export function symbolPaths(db: Database.Database, names: readonly string[], limit: number): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  if (names.length === 0) return out;
+  const sql = `SELECT c.symbol AS symbol, f.path AS path FROM chunks c JOIN files f ON f.id = c.file_id
+    WHERE c.symbol IN (SELECT value FROM json_each(?)) AND c.kind NOT IN ${definitionKindsExcluded(false)} ORDER BY c.id LIMIT ?`;
+  for (const r of cachedStatement(db, sql).all(JSON.stringify(names), limit) as Array<{ symbol: string; path: string }>) {
+    const paths = out.get(r.symbol) ?? [];
+    if (!paths.includes(r.path)) paths.push(r.path);
+    out.set(r.symbol, paths);
+  }
+  return out;
+}
+
+function definitionKindsExcluded(includeMethods: boolean): string {
+  return includeMethods ? "('module', 'text', 'section')" : "('module', 'text', 'section', 'method')";
 }
