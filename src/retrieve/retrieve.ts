@@ -25,7 +25,7 @@ export interface RetrieveOptions {
 }
 
 /** Tuning of the loop's dispatch. */
-export const LOOP_TUNING = Object.freeze({ chunksPerCycle: 40, patternChunks: 12, usageChunks: 8, relatedThreshold: 0.4, taskLexicalDepth: 200 });
+export const LOOP_TUNING = Object.freeze({ chunksPerCycle: 40, patternChunks: 12, usageChunks: 8, relatedThreshold: 0.4, taskLexicalDepth: 200, learnedLexicalTerms: 4 });
 
 const samples = new WeakMap<CodeIndex, VectorSample>();
 
@@ -191,8 +191,9 @@ async function dispatch(o: {
   // The lexical list of task text + learned terms: the task's list (ranked once) plus a search of the learned terms.
   const learned = query.keywords.filter((k) => !o.taskLexical.words.has(k.toLowerCase()));
   const { catalog } = index.store;
-  // Unfiltered, then filtered here by path: a filtered FTS search pages through many more ranked rows.
-  const learnedHits = learned.length > 0 ? catalog.lexicalSearch(learned.join(' '), { k: LOOP_TUNING.taskLexicalDepth }) : [];
+  // Unfiltered, then filtered here by path: a filtered FTS search pages through many more ranked rows. Only the
+  // rarest learned terms: the common ones cost most (long posting lists) and the vector expansion carries them.
+  const learnedHits = learned.length > 0 ? catalog.lexicalSearch(learned.join(' '), { k: LOOP_TUNING.taskLexicalDepth, maxTerms: LOOP_TUNING.learnedLexicalTerms }) : [];
   const paths = new Map([...o.taskLexical.paths, ...catalog.rowPaths(learnedHits.map((h) => h.rowId).filter((id) => !o.taskLexical.paths.has(id)))]);
   const lexicalHits = expandLexicalList({
     task: o.taskLexical.hits, learned: learnedHits, paths, accept, depth: Math.max(HYBRID_POOL, o.chunksPerCycle),

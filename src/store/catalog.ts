@@ -226,7 +226,7 @@ export class Catalog {
    */
   lexicalSearch(
     query: string,
-    options: { readonly k: number; readonly accept?: (path: string) => boolean; readonly wholeWordsOnly?: boolean },
+    options: { readonly k: number; readonly accept?: (path: string) => boolean; readonly wholeWordsOnly?: boolean; readonly maxTerms?: number },
   ): LexicalHit[] {
     return searchChunksFts(this.db, query, {
       ...options, totalChunks: this.chunkCount(), documentFrequencies: (words) => this.documentFrequencies(words),

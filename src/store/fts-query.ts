@@ -26,9 +26,11 @@ export function buildMatchExpression(
     readonly totalChunks?: number;
     /** Also match the parts of compound identifiers (default true); false looks for whole names only. */
     readonly splitIdentifiers?: boolean;
+    /** Most terms kept, the rarest first (default MAX_MATCH_TERMS). */
+    readonly maxTerms?: number;
   } = {},
 ): string | null {
-  const { documentFrequencies, totalChunks = 0, splitIdentifiers = true } = options;
+  const { documentFrequencies, totalChunks = 0, splitIdentifiers = true, maxTerms = MAX_MATCH_TERMS } = options;
   const terms = new Set<string>();
   for (const match of text.matchAll(WORD)) {
     const word = match[0].toLowerCase();
@@ -42,7 +44,7 @@ export function buildMatchExpression(
     const df = documentFrequencies(kept);
     const rare = kept.filter((t) => (df.get(t) ?? 0) <= totalChunks * MAX_DOCUMENT_SHARE);
     // If every term is common, the rarest few still beat no query at all.
-    kept = (rare.length > 0 ? rare : kept).sort((a, b) => (df.get(a) ?? 0) - (df.get(b) ?? 0)).slice(0, MAX_MATCH_TERMS);
+    kept = (rare.length > 0 ? rare : kept).sort((a, b) => (df.get(a) ?? 0) - (df.get(b) ?? 0)).slice(0, maxTerms);
   }
   if (kept.length === 0) return null;
   // The words hold only letters, digits and `_`; quoting still guards against keywords like OR and NEAR.

@@ -27,12 +27,15 @@ export function searchChunksFts(
   db: Database.Database,
   query: string,
   options: { readonly k: number; readonly accept?: (path: string) => boolean; readonly wholeWordsOnly?: boolean;
-    readonly totalChunks: number; readonly documentFrequencies: (words: readonly string[]) => Map<string, number> },
+    readonly totalChunks: number; readonly documentFrequencies: (words: readonly string[]) => Map<string, number>;
+    /** Most query terms used, the rarest first. */
+    readonly maxTerms?: number },
 ): LexicalHit[] {
   const match = buildMatchExpression(query, {
     documentFrequencies: options.documentFrequencies,
     totalChunks: options.totalChunks,
     splitIdentifiers: !options.wholeWordsOnly,
+    maxTerms: options.maxTerms,
   });
   const k = Math.floor(options.k);
   if (match === null || k <= 0) return [];
