@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, IndexCorruptError, IndexMismatchError } from '../errors.js';
+import { catalogFileStamp, matchesCheckStamp, recordCheckStamp } from './check-stamp.js';
 import { createSchema, isEmptyDatabase, readSchemaVersion, SCHEMA_VERSION } from './schema.js';
 
 /** File name of the catalog inside an index directory. */
@@ -19,7 +20,10 @@ export function catalogPath(indexDir: string): string {
 export interface OpenDatabaseOptions {
   /** Open without writing anything; the catalog must exist. */
   readonly readonly?: boolean;
-  /** Run `PRAGMA quick_check` on open (default true); O(database size). */
+  /**
+   * Run `PRAGMA quick_check` on open (default true; O(database size)) — skipped when the files are exactly as they
+   * were when a check last passed (see check-stamp.ts).
+   */
   readonly quickCheck?: boolean;
 }
 
@@ -36,6 +40,8 @@ export function openCatalogDatabase(indexDir: string, options: OpenDatabaseOptio
   if (readonly && !existsSync(path)) throw missingIndexError(indexDir, path);
   if (!readonly) mkdirSync(indexDir, { recursive: true });
 
+  // Taken before SQLite opens the files (opening creates the -wal): the state a passed check vouches for.
+  const stamp = catalogFileStamp(path);
   let db: Database.Database;
   try {
     db = new Database(path, { readonly, fileMustExist: readonly });
@@ -44,7 +50,10 @@ export function openCatalogDatabase(indexDir: string, options: OpenDatabaseOptio
   }
   try {
     configure(db, readonly);
-    if (options.quickCheck ?? true) assertQuickCheck(db, path);
+    if ((options.quickCheck ?? true) && !matchesCheckStamp(indexDir, stamp)) {
+      assertQuickCheck(db, path);
+      recordCheckStamp(indexDir, stamp);
+    }
     ensureSchema(db, { indexDir, path, readonly });
     return db;
   } catch (error) {

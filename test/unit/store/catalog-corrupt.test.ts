@@ -1,13 +1,18 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { IndexCorruptError } from '../../../src/errors.js';
 import { quarantineCorruptDatabase } from '../../../src/store/catalog-open.js';
+import { catalogFileStamp, CHECK_STAMP_FILE } from '../../../src/store/check-stamp.js';
 import { Catalog } from '../../../src/store/catalog.js';
 import { makeTempDirs } from './store-helpers.js';
 
 const tmp = makeTempDirs();
-afterEach(() => tmp.cleanup());
+afterEach(() => {
+  vi.restoreAllMocks();
+  tmp.cleanup();
+});
 
 describe('a damaged catalog', () => {
   it('is reported as IndexCorruptError naming the path, and can be quarantined and rebuilt', () => {
@@ -51,6 +56,38 @@ describe('a damaged catalog', () => {
     catalog.close();
     const path = join(dir, 'catalog.sqlite');
     // Keep SQLite's 100-byte header but overwrite the first page's b-tree.
+    const bytes = readFileSync(path);
+    bytes.fill(0xff, 100, 4096);
+    writeFileSync(path, bytes);
+    expect(() => Catalog.open(dir)).toThrow(IndexCorruptError);
+  });
+
+  it('is checked once per state of the files: an unchanged catalog opens without quick_check, any write means a new check', () => {
+    const dir = tmp.make();
+    const path = join(dir, 'catalog.sqlite');
+    const first = Catalog.open(dir);
+    first.initManifest({ model: 'm', dimension: 4, revision: 'rev1', root: '/r' });
+    first.close();
+    const pragma = vi.spyOn(Database.prototype, 'pragma');
+    const quickChecks = (): number => pragma.mock.calls.filter(([source]) => source === 'quick_check').length;
+
+    const before = catalogFileStamp(path);
+    Catalog.open(dir).close();
+    expect(quickChecks()).toBe(1);
+    expect(readFileSync(join(dir, CHECK_STAMP_FILE), 'utf8')).toBe(before);
+    // Reading left the files as they were: the next opens trust the passed check.
+    Catalog.open(dir).close();
+    Catalog.open(dir).close();
+    expect(quickChecks()).toBe(1);
+
+    // A write through SQLite changes the files: checked again.
+    const writer = Catalog.open(dir);
+    writer.resetManifest();
+    writer.close();
+    Catalog.open(dir).close();
+    expect(quickChecks()).toBe(2);
+
+    // Damage that keeps the size and the header is still found: ctime moves with any write.
     const bytes = readFileSync(path);
     bytes.fill(0xff, 100, 4096);
     writeFileSync(path, bytes);
