@@ -16,7 +16,20 @@ export function compilePathGlobs(include: readonly string[] = [], exclude: reado
   return (path) => (inc.length === 0 || inc.some((m) => m(path))) && !exc.some((m) => m(path));
 }
 
+/** Compiled globs by text: the loop compiles the same excludes (file paths) every cycle. */
+const compiled = new Map<string, (path: string) => boolean>();
+const MAX_COMPILED = 5000;
+
 function compileOne(glob: string, option: string): (path: string) => boolean {
+  const cached = compiled.get(glob);
+  if (cached) return cached;
+  const matcher = compileUncached(glob, option);
+  if (compiled.size >= MAX_COMPILED) compiled.clear();
+  compiled.set(glob, matcher);
+  return matcher;
+}
+
+function compileUncached(glob: string, option: string): (path: string) => boolean {
   const trimmed = glob.trim().replace(/^\.\//, '');
   if (trimmed === '') throw new ConfigError(`An empty ${option} glob was given. Remove it or give a pattern like "src/**".`, option);
   try {
