@@ -1,6 +1,8 @@
-/** Natural-language-ish queries derived from the symbols an index holds. */
+/** Natural-language-ish queries derived from the symbols an index holds, or read from a file. */
+import { readFile } from 'node:fs/promises';
 import type { CodeIndex } from '../../src/index.js';
 import { splitIdentifier } from '../../src/index.js';
+import { BenchUsageError } from './cli-args.js';
 import { seededRandom, shuffled } from './seeded.js';
 
 /** Chunk kinds that carry a real symbol name (module chunks use the file name, text chunks none). */
@@ -26,4 +28,29 @@ export function queriesFromIndex(index: CodeIndex, o: { n: number; seed: number 
     }
   }
   return [...queries];
+}
+
+/**
+ * Queries from a file: one per line, or JSONL whose objects carry a "query" string (lines without one, such as an
+ * eval set's header, are skipped). Blank lines are skipped.
+ * @throws BenchUsageError when the file cannot be read or holds no query.
+ */
+export async function queriesFromFile(file: string): Promise<string[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new BenchUsageError(`--queries-file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
+  }
+  const queries = text.split('\n').map((line) => line.trim()).filter(Boolean).flatMap((line) => {
+    if (!line.startsWith('{')) return [line];
+    try {
+      const query = (JSON.parse(line) as { query?: unknown }).query;
+      return typeof query === 'string' && query.trim() !== '' ? [query] : [];
+    } catch {
+      return [line];
+    }
+  });
+  if (queries.length === 0) throw new BenchUsageError(`--queries-file ${file} holds no query.`);
+  return queries;
 }
