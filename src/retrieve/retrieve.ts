@@ -83,7 +83,9 @@ export async function retrieve(index: CodeIndex, task: Task, options: RetrieveOp
     accept: compilePathGlobs(t.patterns, t.excludes),
   });
   const taskPaths = catalog.rowPaths(taskHits.map((h) => h.rowId));
-  const taskWords = new Set((`${t.text} ${t.keywords.join(' ')}`.match(/[\p{L}\p{N}_]+/gu) ?? []).flatMap((w) => [w.toLowerCase(), ...splitIdentifier(w)]));
+  const taskWords = new Set(
+    (`${t.text} ${t.keywords.join(' ')}`.match(/[\p{L}\p{N}_]+/gu) ?? []).flatMap((w) => [w.toLowerCase(), ...splitIdentifier(w)]),
+  );
   const bestBm25 = taskHits[0]?.score ?? 0;
   const taskLexical = new Map(taskHits.map((h) => [h.rowId, bestBm25 > 0 ? h.score / bestBm25 : 0]));
   const files = new Map<string, FileState>();
@@ -161,7 +163,10 @@ export async function retrieve(index: CodeIndex, task: Task, options: RetrieveOp
     usages = { names: [...highDefs.keys()], definedIn: new Set(highDefs.values()) };
   }
 
-  const ranked = rankFiles([...files.values()], { highThreshold: t.highThreshold, key: (f) => ({ path: f.evaluation.path, relevance: f.evaluation.relevance, firstSeen: f.firstSeen }) });
+  const ranked = rankFiles([...files.values()], {
+    highThreshold: t.highThreshold,
+    key: (f) => ({ path: f.evaluation.path, relevance: f.evaluation.relevance, firstSeen: f.firstSeen }),
+  });
   const relatedThreshold = options.relatedThreshold ?? LOOP_TUNING.relatedThreshold;
   return {
     results: ranked.filter((f) => f.evaluation.relevance >= t.highThreshold).map(toResultFile),
@@ -193,8 +198,10 @@ async function dispatch(o: {
   const { catalog } = index.store;
   // Unfiltered, then filtered here by path: a filtered FTS search pages through many more ranked rows. Only the
   // rarest learned terms: the common ones cost most (long posting lists) and the vector expansion carries them.
-  const learnedHits = learned.length > 0 ? catalog.lexicalSearch(learned.join(' '), { k: LOOP_TUNING.taskLexicalDepth, maxTerms: LOOP_TUNING.learnedLexicalTerms }) : [];
-  const paths = new Map([...o.taskLexical.paths, ...catalog.rowPaths(learnedHits.map((h) => h.rowId).filter((id) => !o.taskLexical.paths.has(id)))]);
+  const learnedHits =
+    learned.length > 0 ? catalog.lexicalSearch(learned.join(' '), { k: LOOP_TUNING.taskLexicalDepth, maxTerms: LOOP_TUNING.learnedLexicalTerms }) : [];
+  const unseen = learnedHits.map((h) => h.rowId).filter((id) => !o.taskLexical.paths.has(id));
+  const paths = new Map([...o.taskLexical.paths, ...catalog.rowPaths(unseen)]);
   const lexicalHits = expandLexicalList({
     task: o.taskLexical.hits, learned: learnedHits, paths, accept, depth: Math.max(HYBRID_POOL, o.chunksPerCycle),
   });
