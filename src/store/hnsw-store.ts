@@ -2,6 +2,7 @@ import hnswlib from 'hnswlib-node';
 import { mkdirSync, statSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { commitTempFile, tempPathFor, writeFileAtomic } from './atomic-write.js';
+import { filesStamp, matchesCheckStamp, recordCheckStamp, VECTORS_CHECK_STAMP_FILE } from './check-stamp.js';
 import {
   checkHnswHeader, hashFile, hashFileSync, hnswPaths, parseHnswMeta, readMetaText, type HnswMeta,
 } from './hnsw-file.js';
@@ -91,14 +92,17 @@ export class HnswStore implements VectorStore {
   }
 
   private static loadWithMeta(options: HnswStoreOptions, meta: HnswMeta): { store: HnswStore } | { store: null; reason: string } {
-    const { graph } = hnswPaths(options.indexDir);
+    const { graph, meta: metaPath } = hnswPaths(options.indexDir);
     const fail = (reason: string) => ({ store: null, reason: `${graph}: ${reason}` }) as const;
+    // The checksum (a full read of the graph) is skipped when both files are exactly as they were when it last matched.
+    const stamp = filesStamp([graph, metaPath]);
+    const trusted = matchesCheckStamp(options.indexDir, stamp, VECTORS_CHECK_STAMP_FILE);
     if (meta.dimension !== options.dimension) return fail(`is ${meta.dimension}d, expected ${options.dimension}d`);
     const bytes = statSync(graph, { throwIfNoEntry: false })?.size;
     if (bytes === undefined) return fail('is missing');
     if (bytes !== meta.bytes) return fail(`is ${bytes} bytes, meta says ${meta.bytes}`);
     try {
-      if (hashFileSync(graph) !== meta.sha256) return fail('checksum does not match its meta');
+      if (!trusted && hashFileSync(graph) !== meta.sha256) return fail('checksum does not match its meta');
       const problem = checkHnswHeader(graph, { dimension: options.dimension, count: meta.count, bytes });
       if (problem !== null) return fail(problem);
       const index = new hnswlib.HierarchicalNSW('cosine', options.dimension);
@@ -107,6 +111,7 @@ export class HnswStore implements VectorStore {
       if (index.getCurrentCount() !== meta.count || labels.length !== meta.count) return fail('element count mismatch');
       const labelSet = new Set(labels);
       if (!meta.deletedRowIds.every((id) => labelSet.has(id))) return fail('meta lists deleted rows it does not hold');
+      if (!trusted) recordCheckStamp(options.indexDir, stamp, VECTORS_CHECK_STAMP_FILE);
       return { store: new HnswStore(index, options, { labels, deleted: meta.deletedRowIds, generation: meta.generation }) };
     } catch (error) {
       // Reading a damaged file is an expected outcome here: the caller rebuilds from the catalog.

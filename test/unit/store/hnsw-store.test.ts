@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { filesStamp, VECTORS_CHECK_STAMP_FILE } from '../../../src/store/check-stamp.js';
 import { HnswStore } from '../../../src/store/hnsw-store.js';
 import { cosine, makeTempDirs, seededRandom, unitVector } from './store-helpers.js';
 
@@ -142,6 +143,26 @@ describe('HnswStore persistence', () => {
     writeFileSync(graph, original);
     writeFileSync(join(dir, 'vectors.json'), '{"formatVersion":1,');
     expect(HnswStore.load({ indexDir: dir, dimension: DIM })).toBeNull();
+  });
+
+  it('records the checked state of graph and meta, and still catches same-size damage after a trusted load', async () => {
+    const dir = tmp.make();
+    const { store, items } = filled(40, { dir });
+    await store.save();
+    const stampPath = join(dir, VECTORS_CHECK_STAMP_FILE);
+    expect(existsSync(stampPath)).toBe(false);
+    expect(HnswStore.load({ indexDir: dir, dimension: DIM })).not.toBeNull();
+    const paths = [join(dir, 'vectors.hnsw'), join(dir, 'vectors.json')];
+    expect(readFileSync(stampPath, 'utf8')).toBe(filesStamp(paths));
+    // Unchanged files load on the recorded check, with the same answers.
+    const trusted = HnswStore.load({ indexDir: dir, dimension: DIM })!;
+    expect(trusted.query(items[3]!.vector, { k: 1 })[0]!.rowId).toBe(4);
+    // A write keeps the size but moves the ctime: the checksum runs again and fails.
+    const graph = readFileSync(paths[0]!);
+    graph.fill(0x11, graph.length - 64);
+    writeFileSync(paths[0]!, graph);
+    expect(filesStamp(paths)).not.toBe(readFileSync(stampPath, 'utf8'));
+    expect(HnswStore.tryLoad({ indexDir: dir, dimension: DIM }).reason).toMatch(/checksum/);
   });
 
   it('rejects a garbage file even when its meta matches it (hnswlib never sees it)', async () => {
