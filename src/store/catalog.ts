@@ -8,7 +8,7 @@ import type {
   CatalogStats, ChunkRow, FileRow, LexicalHit, Manifest, ReplaceFileInput, ReplaceFileResult,
 } from './catalog-types.js';
 import { checkCatalogIntegrity } from './catalog-integrity.js';
-import { searchChunksFts } from './lexical-search.js';
+import { rowPaths, searchChunksFts } from './lexical-search.js';
 import { bumpGeneration, deleteChunkRows, replaceFileRows } from './replace-file.js';
 import { blobToVector } from './vector-codec.js';
 import { documentFrequencies, symbolPaths, symbolRowIds } from './term-stats.js';
@@ -207,10 +207,7 @@ export class Catalog {
 
   /** Path of each of the given chunk rows (rows that no longer exist are left out). */
   rowPaths(rowIds: readonly number[]): Map<number, string> {
-    if (rowIds.length === 0) return new Map();
-    const rows = this.sql(`SELECT c.id AS rowId, f.path AS path FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN (SELECT value FROM json_each(?))`)
-      .all(JSON.stringify(rowIds)) as Array<{ rowId: number; path: string }>;
-    return new Map(rows.map((r) => [r.rowId, r.path]));
+    return rowPaths(this.db, rowIds);
   }
 
   /** The chunk with row id `rowId`, or undefined. */

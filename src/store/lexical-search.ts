@@ -11,10 +11,16 @@ const { terms, path, symbol } = BM25_WEIGHTS;
 // joining first would sort every match. Paths are looked up for the few rows kept.
 const TOP_SQL = `SELECT rowid AS rowId, rank FROM chunks_fts
   WHERE chunks_fts MATCH ? AND rank MATCH 'bm25(${terms}, ${path}, ${symbol})' ORDER BY rank LIMIT ?`;
-const PATHS_SQL = `SELECT c.id AS rowId, f.path AS path FROM chunks c JOIN files f ON f.id = c.file_id
-  WHERE c.id IN (SELECT value FROM json_each(?))`;
 
 type Row = { rowId: number; rank: number };
+
+/** Path of each of the given chunk rows (rows that no longer exist are left out). */
+export function rowPaths(db: Database.Database, rowIds: readonly number[]): Map<number, string> {
+  if (rowIds.length === 0) return new Map();
+  const sql = 'SELECT c.id AS rowId, f.path AS path FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN (SELECT value FROM json_each(?))';
+  const rows = cachedStatement(db, sql).all(JSON.stringify(rowIds)) as Array<{ rowId: number; path: string }>;
+  return new Map(rows.map((r) => [r.rowId, r.path]));
+}
 
 /** Most ranked rows (as a multiple of k) read while looking for k that pass a path filter. */
 const MAX_FILTER_DEPTH = 16;
@@ -43,12 +49,11 @@ export function searchChunksFts(
   if (options.accept === undefined) {
     return (top.all(match, k) as Row[]).map((r) => ({ rowId: r.rowId, score: -r.rank }));
   }
-  const paths = cachedStatement(db, PATHS_SQL);
   // Pages grow 4x, up to MAX_FILTER_DEPTH times k ranked rows: a narrow filter over a common query returns the
   // best matches among those rather than ranking the whole index.
   for (let limit = k * 4; ; limit *= 4) {
     const rows = top.all(match, limit) as Row[];
-    const pathOf = new Map((paths.all(JSON.stringify(rows.map((r) => r.rowId))) as Array<{ rowId: number; path: string }>).map((r) => [r.rowId, r.path]));
+    const pathOf = rowPaths(db, rows.map((r) => r.rowId));
     const hits = rows.filter((r) => options.accept!(pathOf.get(r.rowId) ?? '')).slice(0, k);
     if (hits.length >= k || rows.length < limit || limit >= k * MAX_FILTER_DEPTH) return hits.map((r) => ({ rowId: r.rowId, score: -r.rank }));
   }
