@@ -3,6 +3,7 @@ import type { Chunker } from './chunk/chunker.js';
 import { MultiLanguageChunker } from './chunk/multi-language-chunker.js';
 import { resolveConfig, DEFAULTS, type Config, type IndexOptions } from './config.js';
 import { discoverFiles } from './discover/index.js';
+import { resolveRealRoot } from './discover/open-regular-file.js';
 import { createEmbedder } from './embed/create-embedder.js';
 import type { Embedder } from './embed/embedder.js';
 import { ConfigError, IndexMismatchError } from './errors.js';
@@ -199,6 +200,7 @@ export class CodeIndex {
         include: this.config.include,
         exclude: this.config.exclude,
         maxFileBytes: this.config.maxFileBytes,
+        signal: options.signal,
       });
       counters.skipped.push(...found.skipped);
       const present = new Set(found.files.map((f) => f.path));
@@ -337,7 +339,8 @@ export class CodeIndex {
       this.ensureManifest(embedder);
       this.syncWithCatalog();
       this.ownsWrites = true;
-      const indexer = new Indexer({ catalog: this.catalog, vectors: this.vectors, chunker: this.chunker, embedder: async () => embedder });
+      const realRoot = await resolveRealRoot(this.config.root);
+      const indexer = new Indexer({ catalog: this.catalog, vectors: this.vectors, chunker: this.chunker, embedder: async () => embedder, realRoot });
       try {
         await fn(indexer);
       } finally {

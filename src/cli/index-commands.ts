@@ -1,10 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { MultiLanguageChunker } from '../chunk/multi-language-chunker.js';
 import { openIndex, type CodeIndex, type OpenIndexOptions } from '../code-index.js';
 import { resolveModelSpec } from '../config.js';
 import { decodeSource } from '../chunk/decode-source.js';
 import { detectLanguage } from '../discover/index.js';
+import { readRegularFile } from '../discover/open-regular-file.js';
 import { ConfigError } from '../errors.js';
 import type { SearchMode } from '../types.js';
 import { eprintln, printJson, println, type CliIO } from './output.js';
@@ -114,15 +114,15 @@ export async function runSearch(io: CliIO, text: string, o: IndexCliOptions & { 
   }
 }
 
-/** `codescout chunks <file>`: the chunk records of one file (a debugging aid). */
+/** `codescout chunks <file>`: the chunk records of one file (a debugging aid). @throws ConfigError for a file that is missing or not a regular file. */
 export async function runChunks(io: CliIO, file: string, o: { json?: boolean; text?: boolean; model?: string }): Promise<number> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch (error) {
-    throw new ConfigError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? error}. Pass an existing file.`, 'file', { cause: error });
+  // Opened without blocking and checked with fstat: a FIFO, socket or device is refused instead of hanging.
+  const read = await readRegularFile(file);
+  if ('refused' in read) {
+    const reason = read.refused.code ?? read.refused.reason;
+    throw new ConfigError(`Cannot read ${JSON.stringify(file)}: ${reason}. Pass an existing regular source file.`, 'file');
   }
-  const content = decodeSource(bytes);
+  const content = decodeSource(read.bytes);
   const rel = path.relative(process.cwd(), path.resolve(file)).split(path.sep).join('/');
   const language = detectLanguage(rel, content.slice(0, 200).split('\n')[0]) ?? 'text';
   const chunker = new MultiLanguageChunker({ maxTokens: resolveModelSpec(o.model ?? 'all-MiniLM-L6-v2').maxTokens });

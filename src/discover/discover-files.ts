@@ -1,8 +1,10 @@
 import type { Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
+import { AbortError } from '../errors.js';
 import type { SkippedFile, SourceFile } from '../types.js';
 import { inspectFile, skipReasonForName, DEFAULT_MAX_FILE_BYTES } from './file-guards.js';
+import { isInsideRoot, resolveRealRoot } from './open-regular-file.js';
 import { createPathFilter, type PathFilterOptions } from './path-filter.js';
 
 /** Options of `discoverFiles`. */
@@ -11,6 +13,8 @@ export interface DiscoverOptions extends PathFilterOptions {
   readonly root: string;
   /** Size cap of an indexed file in bytes; default 1 MiB. */
   readonly maxFileBytes?: number;
+  /** Ends the walk between directories and files with AbortError (Ctrl-C during a long discovery). */
+  readonly signal?: AbortSignal;
 }
 
 /** Files to index (sorted by path) and files left out with a reason (sorted by path). */
@@ -38,30 +42,32 @@ interface PendingDir {
 /** Files inspected at once; enough to hide I/O latency without exhausting file handles. */
 const INSPECT_CONCURRENCY = 32;
 
-function isInside(realRoot: string, realPath: string): boolean {
-  return realPath === realRoot || realPath.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep);
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new AbortError('Discovery aborted; the index is unchanged.');
 }
 
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+async function mapLimit<T, R>(items: readonly T[], o: { limit: number; signal?: AbortSignal }, fn: (item: T) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < items.length) {
+      throwIfAborted(o.signal);
       const i = next;
       next += 1;
       results[i] = await fn(items[i] as T);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(o.limit, items.length) }, worker));
   return results;
 }
 
 /**
  * Walks `root` and returns the files to index, honouring ignore files, default ignored directories,
  * include/exclude globs and the content guards. Symlinks resolving outside the root are skipped,
- * directory loops are cut (realpaths are tracked), and a file reached twice is indexed once.
- * Unreadable files and directories are reported in `skipped`, never thrown.
- * Throws ConfigError when a glob is malformed.
+ * directory loops are cut (realpaths are tracked), and a file reached twice is indexed once. FIFOs, sockets and
+ * devices are reported in `skipped` and never opened in a way that blocks. Unreadable files and directories are
+ * reported in `skipped`, never thrown.
+ * Throws ConfigError when a glob is malformed or the root cannot be resolved, AbortError once `signal` aborts.
  * @example
  * const { files, skipped } = await discoverFiles({ root: '/repo', exclude: ['**\/*.test.ts'] });
  */
@@ -69,7 +75,7 @@ export async function discoverFiles(options: DiscoverOptions): Promise<DiscoverR
   const filter = createPathFilter(options.root, options);
   const skipped: SkippedFile[] = [];
   const candidates: Candidate[] = [];
-  const realRoot = await realpath(options.root);
+  const realRoot = await resolveRealRoot(options.root);
   const visitedDirs = new Set<string>([realRoot]);
   // Real directories are walked before symlinked ones, so a link never hides the real tree.
   const realQueue: PendingDir[] = [{ relPath: '', absPath: options.root, realPath: realRoot, viaSymlink: false }];
@@ -88,7 +94,7 @@ export async function discoverFiles(options: DiscoverOptions): Promise<DiscoverR
         skipped.push({ path: relPath, reason: `broken symlink: ${(error as Error).message}` });
         return;
       }
-      if (!isInside(realRoot, target)) {
+      if (!isInsideRoot(realRoot, target)) {
         if (!filter.isIgnored(relPath, isDir)) skipped.push({ path: relPath, reason: 'symlink resolves outside the root' });
         return;
       }
@@ -103,12 +109,14 @@ export async function discoverFiles(options: DiscoverOptions): Promise<DiscoverR
       (dir.viaSymlink ? linkQueue : realQueue).push(pending);
       return;
     }
-    if (entry.isFile() && !filter.isIgnored(relPath, false)) {
+    // Regular files, and FIFOs, sockets and devices too: inspectFile refuses those with a reason for the report.
+    if (!filter.isIgnored(relPath, false)) {
       candidates.push({ relPath, absPath, realPath: join(dir.realPath, entry.name), viaSymlink: dir.viaSymlink });
     }
   };
 
   const walk = async (dir: PendingDir): Promise<void> => {
+    throwIfAborted(options.signal);
     let entries: Dirent[];
     try {
       entries = await readdir(dir.absPath, { withFileTypes: true });
@@ -116,7 +124,10 @@ export async function discoverFiles(options: DiscoverOptions): Promise<DiscoverR
       skipped.push({ path: dir.relPath === '' ? '.' : `${dir.relPath}/`, reason: `unreadable directory: ${(error as Error).message}` });
       return;
     }
-    for (const entry of entries) await visitEntry(dir, entry);
+    for (const entry of entries) {
+      throwIfAborted(options.signal);
+      await visitEntry(dir, entry);
+    }
   };
 
   while (realQueue.length > 0 || linkQueue.length > 0) {
@@ -144,8 +155,8 @@ export async function discoverFiles(options: DiscoverOptions): Promise<DiscoverR
     if (byName === null) toInspect.push(candidate);
     else skipped.push({ path: candidate.relPath, reason: byName });
   }
-  const inspected = await mapLimit(toInspect, INSPECT_CONCURRENCY, (c) =>
-    inspectFile({ root: options.root, absPath: c.absPath, relPath: c.relPath, maxFileBytes }),
+  const inspected = await mapLimit(toInspect, { limit: INSPECT_CONCURRENCY, signal: options.signal }, (c) =>
+    inspectFile({ root: options.root, realRoot, absPath: c.absPath, relPath: c.relPath, maxFileBytes }),
   );
   for (const result of inspected) {
     if ('file' in result) files.push(result.file);

@@ -1,7 +1,8 @@
-import { open } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
 import type { SkippedFile, SourceFile } from '../types.js';
 import { detectLanguage, extensionOf, needsShebang } from './languages-by-extension.js';
+import { openInsideRoot } from './open-regular-file.js';
 
 /** Default size cap of an indexed file, in bytes (1 MiB). */
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
@@ -30,6 +31,8 @@ export type InspectResult = { readonly file: SourceFile } | { readonly skipped: 
 export interface InspectOptions {
   /** Absolute root the relative path is computed from. */
   readonly root: string;
+  /** `root` with every symlink resolved; resolved here when absent (one realpath call). */
+  readonly realRoot?: string;
   readonly absPath: string;
   /** Relative POSIX path if the caller already knows it. */
   readonly relPath?: string;
@@ -80,9 +83,10 @@ function firstLines(text: string, count: number): string {
 }
 
 /**
- * Applies the content guards to one file: type by name, size cap (from stat), NUL byte in the first
- * 8 KiB, shebang for extensionless files, generated marker, minified lines. Reads at most 64 KiB.
- * Never throws: an unreadable file comes back as skipped with the error message.
+ * Applies the content guards to one file: inside the real root and a regular file (never blocking on a FIFO),
+ * type by name, size cap (from fstat), NUL byte in the first 8 KiB, shebang for extensionless files, generated
+ * marker, minified lines. Reads at most 64 KiB.
+ * Never throws: an unreadable or refused file comes back as skipped with the reason.
  */
 export async function inspectFile(options: InspectOptions): Promise<InspectResult> {
   const path = options.relPath ?? relative(options.root, options.absPath).split(sep).join('/');
@@ -90,15 +94,16 @@ export async function inspectFile(options: InspectOptions): Promise<InspectResul
   const byName = skipReasonForName(path);
   if (byName !== null) return skip(byName);
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  let handle;
+  let realRoot = options.realRoot;
   try {
-    handle = await open(options.absPath, 'r');
+    realRoot ??= await realpath(options.root);
   } catch (error) {
-    return skip(`unreadable: ${(error as Error).message}`);
+    return skip(`unreadable: the root cannot be resolved (${(error as NodeJS.ErrnoException).code ?? error})`);
   }
+  const opened = await openInsideRoot({ realRoot, absPath: options.absPath });
+  if ('refused' in opened) return skip(opened.refused.reason);
+  const { handle, stat } = opened;
   try {
-    const stat = await handle.stat();
-    if (!stat.isFile()) return skip('not a regular file');
     if (stat.size > maxFileBytes) return skip(`too large (${stat.size} bytes > ${maxFileBytes})`);
     const buf = Buffer.alloc(Math.min(stat.size, SNIFF_BYTES));
     const { bytesRead } = buf.length === 0 ? { bytesRead: 0 } : await handle.read(buf, 0, buf.length, 0);

@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
 import { ConfigError } from '../errors.js';
+import { readTextInsideRootSync } from './open-regular-file.js';
 
 /** Directory names never walked, at any depth. */
 export const DEFAULT_IGNORED_DIRS: readonly string[] = [
@@ -51,13 +52,19 @@ function compileGlobs(globs: readonly string[] | undefined, option: string): Mat
   return (path) => matchers.some((match) => match(path));
 }
 
-function readIgnoreFile(path: string): string | null {
+function readIgnoreFile(realRoot: string | null, path: string): string | null {
+  if (realRoot === null) return null;
+  const text = readTextInsideRootSync({ realRoot, absPath: path });
+  // Missing is the common case. An unreadable ignore file (or a FIFO, or a link out of the root) also means
+  // "no rules here": one bad dot-file must not stop discovery, and git itself skips ignore files it cannot read.
+  return typeof text === 'string' ? text : null;
+}
+
+function realRootOf(root: string): string | null {
   try {
-    return readFileSync(path, 'utf8');
+    return realpathSync(root);
   } catch {
-    // Missing is the common case. An unreadable ignore file also means "no rules here": one bad
-    // dot-file must not stop discovery, and git itself skips ignore files it cannot read.
-    return null;
+    return null; // a missing root has no ignore files; discovery reports the root itself
   }
 }
 
@@ -77,6 +84,7 @@ export function createPathFilter(root: string, options: PathFilterOptions = {}):
     if (clean.includes('/')) ignoredDirPaths.add(clean);
     else if (clean !== '') ignoredNames.add(clean);
   }
+  const realRoot = realRootOf(root);
   /** Rules per directory ('' = root); null when the directory has no ignore file. */
   const rulesByDir = new Map<string, Ignore | null>();
   /** Verdicts for directories already tested, so a deep path costs one lookup per ancestor. */
@@ -88,11 +96,11 @@ export function createPathFilter(root: string, options: PathFilterOptions = {}):
     const absDir = dir === '' ? root : join(root, dir);
     const texts: string[] = [];
     if (dir === '') {
-      const exclude = readIgnoreFile(join(root, '.git', 'info', 'exclude'));
+      const exclude = readIgnoreFile(realRoot, join(root, '.git', 'info', 'exclude'));
       if (exclude !== null) texts.push(exclude);
     }
     for (const name of IGNORE_FILE_NAMES) {
-      const text = readIgnoreFile(join(absDir, name));
+      const text = readIgnoreFile(realRoot, join(absDir, name));
       if (text !== null) texts.push(text);
     }
     const rules = texts.length === 0 ? null : ignore().add(texts.join('\n'));

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import type { Chunker } from '../chunk/chunker.js';
 import { decodeSource } from '../chunk/decode-source.js';
+import { readInsideRoot } from '../discover/open-regular-file.js';
 import type { Embedder } from '../embed/embedder.js';
 import { AbortError } from '../errors.js';
 import type { Catalog } from '../store/catalog.js';
@@ -26,6 +26,8 @@ export interface IndexerDeps {
   readonly vectors: VectorStore;
   readonly chunker: Chunker;
   readonly embedder: () => Promise<Embedder>;
+  /** The root with every symlink resolved: no file whose real path leaves it is read. */
+  readonly realRoot: string;
 }
 
 /**
@@ -85,15 +87,15 @@ export class Indexer {
     const { catalog } = this.deps;
     const row = catalog.getFile(file.path);
     if (row && row.size === file.sizeBytes && row.mtimeMs === file.mtimeMs) return null;
-    let bytes: Buffer;
-    try {
-      bytes = await readFile(file.absPath);
-    } catch (error) {
-      // The file vanished or became unreadable between listing and reading: it no longer belongs in the index.
-      counters.skipped.push({ path: file.path, reason: `unreadable: ${(error as NodeJS.ErrnoException).code ?? String(error)}` });
+    const read = await readInsideRoot({ realRoot: this.deps.realRoot, absPath: file.absPath });
+    if ('refused' in read) {
+      // The file vanished, became unreadable, or was swapped for a link out of the root or a FIFO between
+      // listing and reading: it no longer belongs in the index.
+      counters.skipped.push({ path: file.path, reason: read.refused.reason });
       this.removeFiles([file.path], counters);
       return null;
     }
+    const { bytes } = read;
     const contentHash = createHash('sha256').update(bytes).digest('hex');
     if (row && row.contentHash === contentHash) {
       catalog.touchFile({ path: file.path, size: bytes.length, mtimeMs: file.mtimeMs });

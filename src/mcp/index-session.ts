@@ -1,7 +1,8 @@
-import { lstat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { CodeIndex } from '../code-index.js';
 import { createPathFilter, discoverFiles, inspectFile } from '../discover/index.js';
+import { isInsideRoot, resolveRealRoot } from '../discover/open-regular-file.js';
 import type { ProgressListener, UpdateReport } from '../indexer/update-report.js';
 import type { SkippedFile, SourceFile } from '../types.js';
 import { watchIndex, type IndexWatcher, type WatchOptions } from '../watch/watch-index.js';
@@ -62,11 +63,16 @@ export class IndexSession {
     const removed = new Set<string>();
     const skipped: SkippedFile[] = [];
     let walk: Awaited<ReturnType<typeof discoverFiles>> | undefined;
+    const realRoot = await resolveRealRoot(root);
     for (const rel of new Set(paths)) {
-      const stat = await lstat(path.join(root, rel)).catch(() => undefined);
-      if (!stat) {
+      // The real path decides, never the path's text: `up -> ../..` inside the root makes `up/x` leave it.
+      const where = await locate(realRoot, path.join(root, rel));
+      if (where === 'missing') {
         removed.add(rel);
-      } else if (stat.isDirectory()) {
+      } else if (where === 'outside') {
+        skipped.push({ path: rel, reason: 'symlink resolves outside the root' });
+        removed.add(rel);
+      } else if (where === 'directory') {
         walk ??= await discoverFiles({ root, include, exclude, maxFileBytes });
         const below = (p: string): boolean => p.startsWith(`${rel}/`);
         for (const f of walk.files.filter((f) => below(f.path))) files.set(f.path, f);
@@ -77,7 +83,7 @@ export class IndexSession {
         skipped.push({ path: rel, reason: 'ignored (.gitignore, .codescoutignore, default folders or the include/exclude globs)' });
         removed.add(rel);
       } else {
-        const found = await inspectFile({ root, absPath: path.join(root, rel), relPath: rel, maxFileBytes });
+        const found = await inspectFile({ root, realRoot, absPath: path.join(root, rel), relPath: rel, maxFileBytes });
         if ('file' in found) files.set(rel, found.file);
         else {
           skipped.push(found.skipped);
@@ -120,6 +126,20 @@ export class IndexSession {
       (error: unknown) => log(`codescout: the file watcher could not start (${(error as Error).message}); the index is served without live updates. Use the reindex tool.`),
     );
   }
+}
+
+/** Where a path really is: gone (or a dangling link), outside the real root, a folder, or something else to inspect. */
+async function locate(realRoot: string, abs: string): Promise<'missing' | 'outside' | 'directory' | 'other'> {
+  let real: string;
+  try {
+    real = await realpath(abs);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
+    return 'other'; // ELOOP, EACCES...: inspectFile reports it as skipped with the reason
+  }
+  if (!isInsideRoot(realRoot, real)) return 'outside';
+  const s = await stat(real).catch(() => undefined);
+  return s === undefined ? 'missing' : s.isDirectory() ? 'directory' : 'other';
 }
 
 /** A file is ignored when it, or a folder above it, is. */

@@ -4,7 +4,7 @@ import chokidar, { type FSWatcher } from 'chokidar';
 import type { CodeIndex } from '../code-index.js';
 import { createPathFilter, inspectFile } from '../discover/index.js';
 import type { UpdateReport } from '../indexer/update-report.js';
-import type { SourceFile } from '../types.js';
+import type { SkippedFile, SourceFile } from '../types.js';
 import { PendingChanges } from './change-set.js';
 
 /** Options of {@link watchIndex}, with units in the names. */
@@ -120,12 +120,18 @@ export function watchIndex(index: CodeIndex, options: WatchOptions = {}): IndexW
       } else {
         const files: SourceFile[] = [];
         const gone = [...removed];
+        const skipped: SkippedFile[] = [];
         for (const p of changed) {
+          // inspectFile refuses a link out of the root and never blocks on a FIFO (one would wedge every later batch).
           const found = await inspectFile({ root, absPath: path.join(root, p), relPath: p, maxFileBytes: index.config.maxFileBytes });
           if ('file' in found) files.push(found.file);
-          else gone.push(p); // vanished, or now too big / binary / generated: it no longer belongs
+          else {
+            skipped.push(found.skipped);
+            gone.push(p); // vanished, or now too big / binary / generated / not a regular file: it no longer belongs
+          }
         }
         report = await index.applyChanges({ files, removed: gone }, { lockWaitMs: o.lockWaitMs });
+        report = { ...report, skipped: [...skipped, ...report.skipped] };
       }
       emitter.emit('updated', { changed: changed.length, removed: removed.length, fullPass, report, ms: Math.round(performance.now() - started) });
     } catch (error) {
