@@ -11,8 +11,9 @@ import { defaultCacheDir, parseArgs, USAGE, type EvalArgs } from './eval/args.js
 import { prepareCorpus, type PreparedCorpus } from './eval/corpus.js';
 import { loadDataset, type Dataset } from './eval/dataset.js';
 import { EvalInputError, EvalUsageError } from './eval/errors.js';
-import { distinctPaths, scoreTask, summarize, type ModeSummary, type TaskOutcome } from './eval/metrics.js';
-import { formatHeaderLine, formatTable, type JsonReport, type RunInfo, type TaskRecord } from './eval/report.js';
+import { distinctPaths, meanCycleScores, scoreCycles, scoreTask, summarize, type CycleScore, type ModeSummary, type TaskOutcome } from './eval/metrics.js';
+import { createEvalJudge, judgeLabel } from './eval/judges.js';
+import { formatCycleTable, formatHeaderLine, formatTable, type JsonReport, type RunInfo, type TaskRecord } from './eval/report.js';
 
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
 
@@ -63,20 +64,27 @@ async function runMode(o: { index: CodeIndex; dataset: Dataset; mode: EvalMode; 
   await answer(index, { mode, query: 'warm up the model before timing', k: args.k, maxCycles: args.maxCycles });
   const outcomes: TaskOutcome[] = [];
   const records: TaskRecord[] = [];
+  const cycleScores: CycleScore[][] = [];
+  const loop = mode === 'single' || mode === 'iterative';
   const started = performance.now();
   for (const [i, task] of dataset.tasks.entries()) {
     const t0 = performance.now();
-    const a = await answer(index, { mode, query: task.query, k: args.k, maxCycles: args.maxCycles });
+    const judge = createEvalJudge(args.judge, { taskId: task.id, gold: new Set(task.gold.map((g) => g.path)) });
+    const a = await answer(index, { mode, query: task.query, k: args.k, maxCycles: args.maxCycles, judge });
     const latencyMs = performance.now() - t0;
     const score = scoreTask({ kind: dataset.header.kind, results: a.results, gold: task.gold });
     const files = distinctPaths(a.results);
+    if (loop && a.perCycle) {
+      cycleScores.push(scoreCycles({ kind: dataset.header.kind, gold: task.gold, perCycle: a.perCycle, cycles: mode === 'single' ? 1 : args.maxCycles }));
+    }
     outcomes.push({ score, cycles: a.cycles, files: files.length, latencyMs });
     records.push({ files: files.slice(0, 10), chunks: a.labels.slice(0, 10), score, cycles: a.cycles, latencyMs: Math.round(latencyMs), stoppedBecause: a.stoppedBecause });
     if ((i + 1) % 25 === 0 || i + 1 === dataset.tasks.length) {
       log(`${mode}: ${i + 1}/${dataset.tasks.length} tasks, ${((performance.now() - started) / 1000).toFixed(1)} s`);
     }
   }
-  return { summary: summarize(outcomes), records };
+  const summary = summarize(outcomes);
+  return { summary: loop ? { ...summary, perCycle: meanCycleScores(cycleScores) } : summary, records };
 }
 
 async function main(args: EvalArgs): Promise<void> {
@@ -105,7 +113,9 @@ async function main(args: EvalArgs): Promise<void> {
       rows.push({ mode, summary });
       perMode.set(mode, records);
     }
-    const text = `${formatHeaderLine(info)}\n${formatTable(header.kind, rows)}\n`;
+    const loops = rows.filter((r) => r.summary.perCycle);
+    const cycleTable = loops.length > 0 ? `\n${formatCycleTable(loops, judgeLabel(args.judge))}\n` : '';
+    const text = `${formatHeaderLine(info)} | judge ${judgeLabel(args.judge)}\n${formatTable(header.kind, rows)}\n${cycleTable}`;
     if (args.json === '-') process.stderr.write(text);
     else process.stdout.write(text);
     if (args.json !== null) {

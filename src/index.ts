@@ -23,8 +23,10 @@ export {
   AbortError,
 } from './errors.js';
 export { retrieve, type RetrieveOptions } from './retrieve/retrieve.js';
+export { startRetrieval, RetrievalSession, type RetrievalSessionOptions, type SessionCandidate, type JudgeStep } from './retrieve/retrieval-session.js';
+export type { Judgement } from './retrieve/judgements.js';
 export type { Task, ResolvedTask } from './retrieve/task.js';
-export type { Evaluator, EvaluateFn, Evaluation, CandidateFile, CandidateChunk } from './retrieve/evaluator.js';
+export type { Evaluator, EvaluateFn, Evaluation, EvaluationContext, CandidateFile, CandidateChunk } from './retrieve/evaluator.js';
 export type { RetrievalResult, ResultFile, ResultChunk, CycleTrace, StopReason } from './retrieve/retrieval-result.js';
 export type { CycleQuery } from './retrieve/refine.js';
 export { SCHEMAS, type SchemaName } from './schemas.js';

@@ -2,7 +2,8 @@
  * The adapter between codescout and the metrics: one query in one mode -> a ranked list of results.
  * Keep every assumption about the shape of codescout's output in this file.
  */
-import { retrieve, type CodeIndex, type SearchMode } from '../../src/index.js';
+import { startRetrieval, type CodeIndex, type RetrievalResult, type SearchMode } from '../../src/index.js';
+import type { EvalJudge } from './judges.js';
 import type { RankedResult } from './metrics.js';
 
 /** The modes the harness knows: the three one-shot searches, one cycle of the loop, and the full loop. */
@@ -16,30 +17,46 @@ export interface Answer {
   readonly labels: string[];
   readonly cycles: number;
   readonly stoppedBecause?: string;
+  /** Loop modes: after each cycle, the files evaluated so far (the pool) and the ranked answer at that point. */
+  readonly perCycle?: ReadonlyArray<{ readonly pool: readonly string[]; readonly results: readonly RankedResult[] }>;
 }
 
-/** Runs one query (only its text) in one mode. */
-export async function answer(index: CodeIndex, o: { mode: EvalMode; query: string; k: number; maxCycles: number }): Promise<Answer> {
+/** Runs one query (only its text) in one mode; the loop modes run a stepwise session judged by `judge`. */
+export async function answer(index: CodeIndex, o: { mode: EvalMode; query: string; k: number; maxCycles: number; judge?: EvalJudge }): Promise<Answer> {
   if (o.mode === 'iterative' || o.mode === 'single') {
     // relatedThreshold 0: the whole ranked list of files the loop evaluated, not only the medium band.
-    const r = await retrieve(index, { text: o.query, maxCycles: o.mode === 'single' ? 1 : o.maxCycles }, { relatedThreshold: 0 });
-    // Ranked list = confident results, then the rest by relevance; each file contributes its chunks in the given order.
-    const files = [...r.results, ...r.related];
-    // Chunk level: every file's best chunk in file order, then every file's second best, and so on — so one
-    // file's many chunks never crowd the others out of the first ten. File order is unchanged by this.
-    const depth = Math.max(0, ...files.map((f) => f.chunks.length));
-    const chunks = Array.from({ length: depth }, (_, i) =>
-      files.flatMap((f) => (f.chunks[i] ? [{ path: f.path, startLine: f.chunks[i]!.startLine, endLine: f.chunks[i]!.endLine, symbol: f.chunks[i]!.symbol }] : [])),
-    ).flat();
-    // A file returned without chunks still counts at file level (it never hits at symbol level).
-    const results: RankedResult[] = [
-      ...chunks.map((c) => ({ path: c.path, startLine: c.startLine, endLine: c.endLine })),
-      ...files.filter((f) => f.chunks.length === 0).map((f) => ({ path: f.path })),
-    ];
-    return { results, labels: chunks.map(label), cycles: r.cycles.length, stoppedBecause: r.stoppedBecause };
+    const session = await startRetrieval(index, { text: o.query, maxCycles: o.mode === 'single' ? 1 : o.maxCycles }, { relatedThreshold: 0 });
+    const pool = new Set<string>();
+    const perCycle: Array<{ pool: string[]; results: RankedResult[] }> = [];
+    while (!session.isDone) {
+      const candidates = session.candidates();
+      for (const c of candidates) pool.add(c.path);
+      await session.judge(o.judge ? o.judge(candidates) : []);
+      perCycle.push({ pool: [...pool], results: rankedResults(session.result()).results });
+    }
+    const r = session.result();
+    const { results, labels } = rankedResults(r);
+    return { results, labels, cycles: r.cycles.length, stoppedBecause: r.stoppedBecause, perCycle };
   }
   const hits = await index.search(o.query, { k: o.k, mode: o.mode satisfies SearchMode });
   return { results: hits.map((h) => ({ path: h.path, startLine: h.startLine, endLine: h.endLine })), labels: hits.map(label), cycles: 1 };
+}
+
+/** The loop's answer as a ranked list: confident results, then the rest by relevance, chunks interleaved by depth. */
+function rankedResults(r: RetrievalResult): { results: RankedResult[]; labels: string[] } {
+  const files = [...r.results, ...r.related];
+  // Chunk level: every file's best chunk in file order, then every file's second best, and so on — so one
+  // file's many chunks never crowd the others out of the first ten. File order is unchanged by this.
+  const depth = Math.max(0, ...files.map((f) => f.chunks.length));
+  const chunks = Array.from({ length: depth }, (_, i) =>
+    files.flatMap((f) => (f.chunks[i] ? [{ path: f.path, startLine: f.chunks[i]!.startLine, endLine: f.chunks[i]!.endLine, symbol: f.chunks[i]!.symbol }] : [])),
+  ).flat();
+  // A file returned without chunks still counts at file level (it never hits at symbol level).
+  const results: RankedResult[] = [
+    ...chunks.map((c) => ({ path: c.path, startLine: c.startLine, endLine: c.endLine })),
+    ...files.filter((f) => f.chunks.length === 0).map((f) => ({ path: f.path })),
+  ];
+  return { results, labels: chunks.map(label) };
 }
 
 function label(c: { path: string; startLine: number; endLine: number; symbol: string }): string {

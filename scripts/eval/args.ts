@@ -4,6 +4,7 @@ import path from 'node:path';
 import { DEFAULT_MODEL_ID, MODELS } from '../../src/index.js';
 import { EVAL_MODES, type EvalMode } from './answer.js';
 import { EvalUsageError } from './errors.js';
+import { parseJudge, type JudgeSpec } from './judges.js';
 
 /** Checked options of one eval run. */
 export interface EvalArgs {
@@ -19,6 +20,8 @@ export interface EvalArgs {
   readonly fresh: boolean;
   readonly k: number;
   readonly maxCycles: number;
+  /** Who judges the loop modes' candidates. */
+  readonly judge: JudgeSpec;
   readonly debug: boolean;
   readonly help: boolean;
 }
@@ -34,9 +37,11 @@ export const USAGE = `usage: npx tsx scripts/eval.ts --dataset <file.jsonl> --co
   --fresh              delete the index cache and prepare the corpus again
   --k N                chunks per one-shot search (default 10)
   --max-cycles N       cycles of the iterative mode (default 3)
+  --judge J            who judges the loop modes: builtin (default), oracle, noisy:<p> (oracle and noisy know the
+                       gold: diagnostics of the loop's headroom, never product figures)
   --debug              print stacks on errors`;
 
-const VALUE_FLAGS = new Set(['--dataset', '--corpus', '--modes', '--model', '--limit', '--cache-dir', '--work-dir', '--k', '--max-cycles']);
+const VALUE_FLAGS = new Set(['--dataset', '--corpus', '--modes', '--model', '--limit', '--cache-dir', '--work-dir', '--k', '--max-cycles', '--judge']);
 const BOOLEAN_FLAGS = new Set(['--fresh', '--debug', '--help', '-h']);
 
 /** @throws EvalUsageError naming the flag for an unknown flag, a missing value or a bad number. */
@@ -95,6 +100,7 @@ export function parseArgs(argv: readonly string[]): EvalArgs {
     fresh: flags.has('--fresh'),
     k: int('--k', 10, 1, 1000)!,
     maxCycles: int('--max-cycles', 3, 1, 5)!,
+    judge: parseJudge(values.get('--judge') ?? 'builtin'),
     debug: flags.has('--debug'),
     help,
   };

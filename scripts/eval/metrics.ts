@@ -87,6 +87,48 @@ export interface ModeSummary {
   readonly meanFiles: number;
   readonly meanLatencyMs: number;
   readonly p95LatencyMs: number;
+  /** Loop modes: after cycle i+1 (a stopped loop keeps its last answer), the mean pool recall, R@10 and MRR@10. */
+  readonly perCycle?: ReadonlyArray<CycleScore>;
+}
+
+/** The loop's state after one cycle, averaged over tasks. */
+export interface CycleScore {
+  readonly cycle: number;
+  /** Share of the gold files among all files evaluated so far (doc2code: any gold file). */
+  readonly poolRecall: number;
+  readonly recall10: number;
+  readonly mrr10: number;
+}
+
+/** Per-cycle scores of one task: pool recall and the answer's R@10 / MRR@10 after each cycle, up to `cycles`. */
+export function scoreCycles(o: {
+  kind: DatasetKind;
+  gold: readonly GoldEntry[];
+  perCycle: ReadonlyArray<{ readonly pool: readonly string[]; readonly results: readonly RankedResult[] }>;
+  cycles: number;
+}): CycleScore[] {
+  return Array.from({ length: o.cycles }, (_, i) => {
+    const at = o.perCycle[Math.min(i, o.perCycle.length - 1)];
+    if (!at) return { cycle: i + 1, poolRecall: 0, recall10: 0, mrr10: 0 };
+    const files = distinctPaths(at.results);
+    return {
+      cycle: i + 1,
+      poolRecall: recallAtK({ kind: o.kind, files: at.pool, gold: o.gold, k: Number.MAX_SAFE_INTEGER }),
+      recall10: recallAtK({ kind: o.kind, files, gold: o.gold, k: 10 }),
+      mrr10: reciprocalRank(files, o.gold, 10),
+    };
+  });
+}
+
+/** Means of per-cycle scores over tasks. */
+export function meanCycleScores(perTask: ReadonlyArray<readonly CycleScore[]>): CycleScore[] {
+  const n = Math.max(0, ...perTask.map((t) => t.length));
+  return Array.from({ length: n }, (_, i) => ({
+    cycle: i + 1,
+    poolRecall: mean(perTask.map((t) => t[i]?.poolRecall ?? 0)),
+    recall10: mean(perTask.map((t) => t[i]?.recall10 ?? 0)),
+    mrr10: mean(perTask.map((t) => t[i]?.mrr10 ?? 0)),
+  }));
 }
 
 /** One task's outcome as the summary needs it. */

@@ -65,3 +65,14 @@ export function formatTable(kind: DatasetKind, rows: ReadonlyArray<{ mode: strin
   const widths = table[0]!.map((_, col) => Math.max(...table.map((row) => row[col]!.length)));
   return table.map((row) => row.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]!) : cell.padStart(widths[col]!))).join('  ')).join('\n');
 }
+
+/** The loop modes' state after each cycle: pool recall (gold among the files evaluated so far), R@10, MRR@10. */
+export function formatCycleTable(rows: ReadonlyArray<{ mode: string; summary: ModeSummary }>, judge: string): string {
+  const lines = [`per cycle (judge: ${judge})`, 'mode        cycle  pool recall   R@10  MRR@10'];
+  for (const r of rows) {
+    for (const c of r.summary.perCycle ?? []) {
+      lines.push(`${r.mode.padEnd(10)}  ${String(c.cycle).padStart(5)}  ${c.poolRecall.toFixed(3).padStart(11)}  ${c.recall10.toFixed(3).padStart(5)}  ${c.mrr10.toFixed(3).padStart(6)}`);
+    }
+  }
+  return lines.join('\n');
+}

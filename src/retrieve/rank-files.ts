@@ -12,10 +12,13 @@ export interface RankedFacts {
   readonly relevance: number;
   /** The cycle that first found the file. */
   readonly firstSeen: number;
+  /** Breaks exact ties (e.g. a judge that gives every good file 0.85): the built-in judge's relevance. */
+  readonly tieBreak?: number;
 }
 
 /**
- * The loop's final order: relevance plus small priors for near-ties (see {@link RANKING_PRIORS}), then path.
+ * The loop's final order: relevance plus small priors for near-ties (see {@link RANKING_PRIORS}), then the
+ * tie-break (the built-in judge's view when another judge spoke), then path.
  * Relevance itself is left as the evaluator and gap resolution gave it.
  */
 export function rankFiles<T>(items: readonly T[], o: { readonly highThreshold: number; readonly key: (item: T) => RankedFacts }): T[] {
@@ -27,7 +30,8 @@ export function rankFiles<T>(items: readonly T[], o: { readonly highThreshold: n
     return f.relevance + (f.firstSeen === 1 ? RANKING_PRIORS.firstCycle : 0) + (othersHighHere > 0 ? RANKING_PRIORS.besideHigh : 0);
   };
   const scores = new Map([...facts].map(([item, f]) => [item, score(f)]));
-  return [...items].sort((a, b) => scores.get(b)! - scores.get(a)! || facts.get(a)!.path.localeCompare(facts.get(b)!.path));
+  const tie = (item: T): number => facts.get(item)!.tieBreak ?? 0;
+  return [...items].sort((a, b) => scores.get(b)! - scores.get(a)! || tie(b) - tie(a) || facts.get(a)!.path.localeCompare(facts.get(b)!.path));
 }
 
 function folderOf(path: string): string {

@@ -1,0 +1,330 @@
+import { identifierTerms, splitIdentifier } from '../chunk/identifiers.js';
+import type { CodeIndex } from '../code-index.js';
+import type { ChunkRow, LexicalHit } from '../store/catalog-types.js';
+import { calibrate, VectorSample } from './calibration.js';
+import { createDefaultEvaluator } from './default-evaluator.js';
+import { dispatch, LOOP_TUNING, toCandidates } from './dispatch.js';
+import type { CandidateFile, Evaluation, EvaluationContext, Evaluator } from './evaluator.js';
+import type { ScoredChunk } from './hybrid-search.js';
+import { definedNames, resolveDefinitionGaps, resolveUsages, type GapFile } from './gaps.js';
+import { checkJudgements, namedDefinitions, type Judgement } from './judgements.js';
+import { combineQueryVector } from './query-vector.js';
+import { rankFiles } from './rank-files.js';
+import { compilePathGlobs } from './path-globs.js';
+import { LOW_RELEVANCE, refine, type CycleQuery, type HighChunk } from './refine.js';
+import type { CycleTrace, ResultFile, RetrievalResult, StopReason } from './retrieval-result.js';
+import { resolveTask, type ResolvedTask, type Task } from './task.js';
+
+/** Options of {@link startRetrieval}. */
+export interface RetrievalSessionOptions {
+  /** Chunks fetched per cycle before grouping by file. */
+  chunksPerCycle?: number;
+  /** Lower bound of the `related` band. */
+  relatedThreshold?: number;
+}
+
+/** A file of the current cycle, with the built-in judge's opinion as a hint. */
+export interface SessionCandidate extends CandidateFile {
+  /** The built-in evaluator's judgement of this file: a hint for the judge, and the verdict if it says nothing. */
+  readonly hint: Evaluation;
+  /** The judge's best relevance for this file in an earlier cycle, when it judged it before. */
+  readonly previous?: { readonly relevance: number; readonly cycle: number };
+}
+
+/** What {@link RetrievalSession.judge} did. */
+export interface JudgeStep {
+  /** The cycle whose candidates are current now (the one just judged when the loop stopped). */
+  readonly cycle: number;
+  readonly done: boolean;
+  /** Set once the loop has stopped. */
+  readonly stoppedBecause?: StopReason;
+}
+
+/** Best evidence so far for one file. */
+interface FileState {
+  /** Mutable copy of the best evaluation: gap resolution may raise it and trim its missing context. */
+  evaluation: GapFile & { chunkRelevance?: Evaluation['chunkRelevance'] };
+  cycle: number;
+  /** The cycle that first found the file: 1 means the task's own query found it. */
+  firstSeen: number;
+  /** True when the judge (not only the hint) has spoken about the file: a hint never overrides the judge. */
+  judged: boolean;
+  /** The built-in judge's best relevance for the file: orders files the judge scored alike. */
+  hint: number;
+  chunks: Map<string, { row: ChunkRow; relevance: number }>;
+}
+
+const samples = new WeakMap<CodeIndex, VectorSample>();
+
+/**
+ * Starts a stepwise retrieval: runs the first DISPATCH and the built-in judge (as hints) and returns the
+ * session, whose caller judges each cycle's candidates. `retrieve()` is a loop over this session.
+ * @throws ConfigError for a bad task (empty text, bad globs or numbers).
+ * @example
+ * const s = await startRetrieval(index, { text: 'add rate limiting to the API endpoints' });
+ * while (!s.isDone) await s.judge(s.candidates().map((c) => myJudge(c)));
+ * const { results } = s.result();
+ */
+export async function startRetrieval(index: CodeIndex, task: Task, options: RetrievalSessionOptions = {}): Promise<RetrievalSession> {
+  const t = resolveTask(task);
+  const embedder = await index.embedder();
+  const taskVector = await embedder.embedQuery([t.text, ...t.keywords].join(' '));
+  const session = new RetrievalSession(index, t, taskVector, options);
+  await session.dispatchCycle();
+  return session;
+}
+
+/**
+ * One retrieval in progress: DISPATCH -> EVALUATE (by the caller, with the built-in judge's hints) -> REFINE ->
+ * LOOP. Holds copies of the chunk rows it has seen, so an index that changes between steps cannot corrupt it.
+ */
+export class RetrievalSession {
+  /** The cycle whose candidates are current (1-based). */
+  cycle = 0;
+  private stopReason: StopReason | undefined;
+  private current: SessionCandidate[] = [];
+  private scored: ScoredChunk[] = [];
+  private started = 0;
+  private readonly files = new Map<string, FileState>();
+  private readonly cycles: CycleTrace[] = [];
+  private readonly idfCache = new Map<string, number>();
+  private readonly builtin: Evaluator;
+  private readonly taskLexical: { hits: LexicalHit[]; paths: ReadonlyMap<number, string>; words: ReadonlySet<string>; scores: Map<number, number> };
+  private readonly totalChunks: number;
+  private query: CycleQuery;
+  private vector: Float32Array;
+  private lookups: string[] = [];
+  private usages: { names: string[]; definedIn: Set<string> } = { names: [], definedIn: new Set() };
+
+  /** @internal Use {@link startRetrieval}. */
+  constructor(
+    private readonly index: CodeIndex,
+    readonly task: ResolvedTask,
+    private readonly taskVector: Float32Array,
+    private readonly options: RetrievalSessionOptions,
+  ) {
+    const { catalog, revision } = index.store;
+    let sample = samples.get(index);
+    if (!sample) samples.set(index, (sample = new VectorSample()));
+    const calibration = calibrate(taskVector, sample.get(catalog, revision));
+    this.totalChunks = Math.max(1, catalog.chunkCount());
+    this.builtin = createDefaultEvaluator({
+      calibration,
+      idf: (w) => this.idf(w),
+      definedElsewhere: (names, path) => [...this.definitionPaths(names).entries()].filter(([, paths]) => paths.some((p) => p !== path)).map(([n]) => n),
+    });
+    // Lexical evidence for the original task, once: every cycle's candidates are judged against it.
+    // Within the task's own patterns and excludes, so cycle 1 (which searches the same text) reuses the list.
+    const hits = catalog.lexicalSearch([task.text, ...task.keywords].join(' '), {
+      k: LOOP_TUNING.taskLexicalDepth,
+      accept: compilePathGlobs(task.patterns, task.excludes),
+    });
+    const best = hits[0]?.score ?? 0;
+    this.taskLexical = {
+      hits,
+      paths: catalog.rowPaths(hits.map((h) => h.rowId)),
+      words: new Set((`${task.text} ${task.keywords.join(' ')}`.match(/[\p{L}\p{N}_]+/gu) ?? []).flatMap((w) => [w.toLowerCase(), ...splitIdentifier(w)])),
+      scores: new Map(hits.map((h) => [h.rowId, best > 0 ? h.score / best : 0])),
+    };
+    this.query = { text: task.text, keywords: task.keywords, patterns: [], excludes: [], focusAreas: task.focusAreas };
+    this.vector = taskVector;
+  }
+
+  /** True once the loop has stopped; {@link result} is final then. */
+  get isDone(): boolean {
+    return this.stopReason !== undefined;
+  }
+
+  /** Why the loop stopped, once it has. */
+  get stoppedBecause(): StopReason | undefined {
+    return this.stopReason;
+  }
+
+  /** The current cycle's files with their chunks (text, lines, symbol) and the built-in judge's hint. */
+  candidates(): readonly SessionCandidate[] {
+    return this.isDone ? [] : this.current;
+  }
+
+  /** What the loop has learned so far: the context an evaluator gets with the candidates. */
+  context(): EvaluationContext {
+    return { cycle: this.cycle, learnedTerms: this.query.keywords.filter((k) => !this.task.keywords.includes(k)), focusAreas: this.query.focusAreas };
+  }
+
+  /**
+   * EVALUATE with the caller's judgements (files it leaves out keep the hint), then REFINE and, unless the loop
+   * stops, the next DISPATCH.
+   * @throws ConfigError naming the path or field of a bad judgement (not a candidate, relevance outside 0..1),
+   *   or when the session has already stopped.
+   */
+  async judge(judgements: readonly Judgement[]): Promise<JudgeStep> {
+    const evaluations = checkJudgements({ judgements, candidates: this.current, cycle: this.cycle, isDone: this.isDone }).map((e) => ({
+      ...e,
+      missingContext: namedDefinitions(e.missingContext, (names) => this.definitionPaths(names)),
+    }));
+    const judged = new Set(evaluations.map((e) => e.path));
+    const hinted = this.current.filter((c) => !judged.has(c.path)).map((c) => c.hint);
+    const unseen = this.current.filter((c) => !this.files.has(c.path)).length;
+    const newFiles = this.merge(evaluations, true) + this.merge(hinted, false);
+    for (const c of this.current) {
+      const f = this.files.get(c.path)!;
+      f.hint = Math.max(f.hint, c.hint.relevance);
+    }
+    const next = this.refineAndStop({ newFiles, unseen });
+    if (next) {
+      await this.nextVector(next);
+      await this.dispatchCycle();
+    }
+    return { cycle: this.cycle, done: this.isDone, ...(this.stopReason ? { stoppedBecause: this.stopReason } : {}) };
+  }
+
+  /** The answer so far (final once {@link isDone}): results >= the high threshold, related, the cycle trace. */
+  result(): RetrievalResult {
+    const t = this.task;
+    const ranked = rankFiles([...this.files.values()], {
+      highThreshold: t.highThreshold,
+      key: (f) => ({ path: f.evaluation.path, relevance: f.evaluation.relevance, firstSeen: f.firstSeen, tieBreak: f.hint }),
+    });
+    const relatedThreshold = this.options.relatedThreshold ?? LOOP_TUNING.relatedThreshold;
+    return {
+      results: ranked.filter((f) => f.evaluation.relevance >= t.highThreshold).map(toResultFile),
+      related: ranked.filter((f) => f.evaluation.relevance < t.highThreshold && f.evaluation.relevance >= relatedThreshold).map(toResultFile),
+      cycles: [...this.cycles],
+      stoppedBecause: this.stopReason ?? 'max-cycles',
+    };
+  }
+
+  /** @internal DISPATCH of the next cycle, then the built-in judge's hints for its candidates. */
+  async dispatchCycle(): Promise<void> {
+    this.cycle++;
+    this.started = performance.now();
+    const { catalog, revision } = this.index.store;
+    const scored = await dispatch({
+      index: this.index, t: this.task, query: this.query, vector: this.vector, lookups: this.lookups, usages: this.usages,
+      chunksPerCycle: this.options.chunksPerCycle ?? LOOP_TUNING.chunksPerCycle, taskLexical: this.taskLexical,
+    });
+    // A file the judge called irrelevant never comes back (gap look-ups and user searches may find it again).
+    this.scored = scored.filter((s) => {
+      const f = this.files.get(s.row.path);
+      return !(f?.judged && f.evaluation.relevance < LOW_RELEVANCE);
+    });
+    const candidates = toCandidates(this.scored, this.taskVector, catalog.vectorsForRows(this.scored.map((s) => s.row.rowId), revision), this.taskLexical.scores);
+    const hints = new Map((await this.builtin.evaluate(this.task, candidates, this.context())).map((e) => [e.path, e]));
+    this.current = candidates.map((c) => {
+      const f = this.files.get(c.path);
+      const hint = hints.get(c.path) ?? { path: c.path, relevance: 0, reason: 'Not judged by the built-in evaluator.', missingContext: [] };
+      return { ...c, hint, ...(f?.judged ? { previous: { relevance: f.evaluation.relevance, cycle: f.cycle } } : {}) };
+    });
+  }
+
+  /** Gap resolution, REFINE, the trace line and the stop decision of the cycle just judged. */
+  private refineAndStop({ newFiles, unseen }: { newFiles: number; unseen: number }): { highRows: number[]; excludedRows: number[]; expansionText: string } | undefined {
+    const t = this.task;
+    const { catalog } = this.index.store;
+    const files = this.files;
+    const { critical: criticalGaps } = resolveDefinitionGaps({
+      files: new Map([...files].map(([p, f]) => [p, f.evaluation])),
+      highThreshold: t.highThreshold,
+      definitionPaths: (names) => this.definitionPaths(names),
+    });
+    // Follow high results to their users (where a throttle is registered, who calls the parser).
+    const highDefs = new Map<string, string>();
+    for (const f of files.values()) {
+      if (f.evaluation.relevance < t.highThreshold) continue;
+      for (const name of definedNames([...f.chunks.values()].map((c) => c.row))) if (!highDefs.has(name)) highDefs.set(name, f.evaluation.path);
+    }
+    resolveUsages({
+      files: [...files.values()].filter((f) => !(f.judged && f.evaluation.relevance < LOW_RELEVANCE)).map((f) => Object.assign(f.evaluation, { texts: [...f.chunks.values()].map((c) => c.row.text) })),
+      names: highDefs,
+      highThreshold: t.highThreshold,
+    });
+    const ranked = [...files.values()].sort((a, b) => b.evaluation.relevance - a.evaluation.relevance);
+    const high = ranked.filter((f) => f.evaluation.relevance >= t.highThreshold);
+    const feedback = high.length > 0 ? high : ranked.filter((f) => f.evaluation.relevance >= 0.5).slice(0, 3);
+    const highChunks: HighChunk[] = feedback.flatMap((f) =>
+      topChunks(f, 3).map(({ row }) => ({ path: row.path, symbol: row.symbol, parent: row.parent, text: row.text })),
+    );
+    this.primeIdf(highChunks.flatMap((c) => [...identifierTerms(c.text), ...splitIdentifier(c.symbol), ...splitIdentifier(c.parent ?? '')]));
+    const refinement = refine({ task: t, query: this.query, evaluations: ranked.map((f) => f.evaluation), highChunks, highThreshold: t.highThreshold, idf: (w) => this.idf(w) });
+    this.cycles.push({
+      n: this.cycle, query: this.query, hits: this.scored.length, high: high.length, newTerms: refinement.newTerms,
+      excluded: refinement.excluded, gaps: refinement.gaps, newFiles, ms: Math.round(performance.now() - this.started),
+    });
+    if (high.length >= t.minHigh && criticalGaps.length === 0) this.stopReason = 'enough';
+    else if (this.cycle > 1 && unseen === 0) this.stopReason = 'no-progress';
+    else if (this.cycle >= t.maxCycles) this.stopReason = 'max-cycles';
+    if (this.isDone) return undefined;
+    const highRows = feedback.slice(0, 5).flatMap((f) => topChunks(f, 2).map((c) => c.row.rowId));
+    const excludedRows = ranked.filter((f) => f.evaluation.relevance < LOW_RELEVANCE).slice(0, 10).flatMap((f) => [...f.chunks.values()].slice(0, 1).map((c) => c.row.rowId));
+    this.query = refinement.query;
+    this.lookups = criticalGaps;
+    this.usages = { names: [...highDefs.keys()], definedIn: new Set(highDefs.values()) };
+    return { highRows, excludedRows, expansionText: refinement.expansionText.trim() };
+  }
+
+  /** REFINE -> the next query vector from the task, the high hits, and the learned terms and gaps. */
+  private async nextVector(o: { highRows: number[]; excludedRows: number[]; expansionText: string }): Promise<void> {
+    const { catalog, revision } = this.index.store;
+    const embedder = await this.index.embedder();
+    this.vector = combineQueryVector({
+      task: this.taskVector,
+      high: catalog.vectorsForRows(o.highRows, revision).map((r) => r.vector),
+      expansion: o.expansionText ? await embedder.embedQuery(o.expansionText) : undefined,
+      excluded: catalog.vectorsForRows(o.excludedRows, revision).map((r) => r.vector),
+    });
+  }
+
+  /** Keeps the best evaluation per file and the best relevance per chunk; returns files new with relevance >= 0.2. */
+  private merge(evaluations: readonly Evaluation[], byJudge: boolean): number {
+    const rowsByFile = new Map<string, ChunkRow[]>();
+    for (const c of this.scored) rowsByFile.set(c.row.path, [...(rowsByFile.get(c.row.path) ?? []), c.row]);
+    let fresh = 0;
+    for (const e of evaluations) {
+      const relevance = Math.max(0, Math.min(1, Number.isFinite(e.relevance) ? e.relevance : 0));
+      const evaluation = { ...e, relevance, missingContext: [...e.missingContext] };
+      const state = this.files.get(e.path);
+      if (!state) {
+        if (relevance >= LOW_RELEVANCE) fresh++;
+        this.files.set(e.path, { evaluation, cycle: this.cycle, firstSeen: this.cycle, judged: byJudge, hint: 0, chunks: new Map() });
+      } else if ((byJudge && !state.judged) || (byJudge === state.judged && relevance > state.evaluation.relevance)) {
+        // The judge's word replaces a hint; otherwise the best evidence across cycles wins.
+        state.evaluation = evaluation;
+        state.cycle = this.cycle;
+        state.judged ||= byJudge;
+      }
+      const target = this.files.get(e.path)!;
+      for (const row of rowsByFile.get(e.path) ?? []) {
+        const r = target.judged && !byJudge ? target.evaluation.relevance : (e.chunkRelevance?.[row.chunkId] ?? relevance);
+        const prev = target.chunks.get(row.chunkId);
+        if (!prev || r > prev.relevance) target.chunks.set(row.chunkId, { row, relevance: r });
+      }
+    }
+    return fresh;
+  }
+
+  private definitionPaths(names: readonly string[]): Map<string, string[]> {
+    return this.index.store.catalog.symbolPaths(names, 200);
+  }
+
+  /** Looks up the document frequencies of many words in one query (refine asks for hundreds at once). */
+  private primeIdf(words: Iterable<string>): void {
+    const missing = [...new Set([...words].map((w) => w.toLowerCase()))].filter((w) => !this.idfCache.has(w));
+    for (const [w, df] of this.index.store.catalog.documentFrequencies(missing)) this.idfCache.set(w, Math.log(1 + this.totalChunks / (1 + df)));
+  }
+
+  private idf(word: string): number {
+    const w = word.toLowerCase();
+    if (!this.idfCache.has(w)) this.primeIdf([w]);
+    return this.idfCache.get(w)!;
+  }
+}
+
+function topChunks(f: FileState, n: number): Array<{ row: ChunkRow; relevance: number }> {
+  return [...f.chunks.values()].sort((a, b) => b.relevance - a.relevance).slice(0, n);
+}
+
+function toResultFile(f: FileState): ResultFile {
+  const chunks = [...f.chunks.values()]
+    .sort((a, b) => b.relevance - a.relevance || a.row.startLine - b.row.startLine)
+    .map(({ row, relevance }) => ({ symbol: row.symbol, kind: row.kind, parent: row.parent, startLine: row.startLine, endLine: row.endLine, relevance }));
+  return { path: f.evaluation.path, relevance: f.evaluation.relevance, reason: f.evaluation.reason, chunks, missingContext: f.evaluation.missingContext, cycle: f.cycle };
+}
