@@ -12,13 +12,17 @@ export interface RankedFacts {
   readonly relevance: number;
   /** The cycle that first found the file. */
   readonly firstSeen: number;
-  /** Breaks exact ties (e.g. a judge that gives every good file 0.85): the built-in judge's relevance. */
+  /**
+   * Set for a file another judge (an agent, an LLM) scored: its relevance is taken as given, without the priors
+   * (they were tuned on the built-in judge's continuous scores), and files it scored alike go by this value,
+   * the built-in judge's relevance.
+   */
   readonly tieBreak?: number;
 }
 
 /**
- * The loop's final order: relevance plus small priors for near-ties (see {@link RANKING_PRIORS}), then the
- * tie-break (the built-in judge's view when another judge spoke), then path.
+ * The loop's final order: relevance plus small priors for near-ties (see {@link RANKING_PRIORS}), then path.
+ * A file another judge scored goes by its relevance alone, then by the built-in judge's (`tieBreak`).
  * Relevance itself is left as the evaluator and gap resolution gave it.
  */
 export function rankFiles<T>(items: readonly T[], o: { readonly highThreshold: number; readonly key: (item: T) => RankedFacts }): T[] {
@@ -27,6 +31,7 @@ export function rankFiles<T>(items: readonly T[], o: { readonly highThreshold: n
   for (const f of facts.values()) if (f.relevance >= o.highThreshold) highPerFolder.set(folderOf(f.path), (highPerFolder.get(folderOf(f.path)) ?? 0) + 1);
   const score = (f: RankedFacts): number => {
     const othersHighHere = (highPerFolder.get(folderOf(f.path)) ?? 0) - (f.relevance >= o.highThreshold ? 1 : 0);
+    if (f.tieBreak !== undefined) return f.relevance;
     return f.relevance + (f.firstSeen === 1 ? RANKING_PRIORS.firstCycle : 0) + (othersHighHere > 0 ? RANKING_PRIORS.besideHigh : 0);
   };
   const scores = new Map([...facts].map(([item, f]) => [item, score(f)]));

@@ -182,7 +182,7 @@ export class RetrievalSession {
     const t = this.task;
     const ranked = rankFiles([...this.files.values()], {
       highThreshold: t.highThreshold,
-      key: (f) => ({ path: f.evaluation.path, relevance: f.evaluation.relevance, firstSeen: f.firstSeen, tieBreak: f.hint }),
+      key: (f) => ({ path: f.evaluation.path, relevance: f.evaluation.relevance, firstSeen: f.firstSeen, tieBreak: f.judged ? f.hint : undefined }),
     });
     const relatedThreshold = this.options.relatedThreshold ?? LOOP_TUNING.relatedThreshold;
     return {
@@ -250,7 +250,8 @@ export class RetrievalSession {
       excluded: refinement.excluded, gaps: refinement.gaps, newFiles, ms: Math.round(performance.now() - this.started),
     });
     if (high.length >= t.minHigh && criticalGaps.length === 0) this.stopReason = 'enough';
-    else if (this.cycle > 1 && unseen === 0) this.stopReason = 'no-progress';
+    // No progress: nothing new the judge kept, and either something high is already in hand or nothing new was found.
+    else if (this.cycle > 1 && newFiles === 0 && (high.length > 0 || unseen === 0)) this.stopReason = 'no-progress';
     else if (this.cycle >= t.maxCycles) this.stopReason = 'max-cycles';
     if (this.isDone) return undefined;
     const highRows = feedback.slice(0, 5).flatMap((f) => topChunks(f, 2).map((c) => c.row.rowId));
