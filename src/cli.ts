@@ -1,10 +1,10 @@
 import { Command, CommanderError } from 'commander';
-import { CodeIndexError } from './errors.js';
 import { runChunks, runIndex, runSearch, runStatus } from './cli/index-commands.js';
 import { modelFetch, modelList } from './cli/model-command.js';
 import { runQuery } from './cli/query-command.js';
 import { runWatch } from './cli/watch-command.js';
 import { runMcp } from './cli/mcp-command.js';
+import { toKnownError } from './cli/known-errors.js';
 import { eprintln, type CliIO } from './cli/output.js';
 
 /** Exit code for bad usage (unknown flag, bad option value). */
@@ -130,10 +130,11 @@ function reportError(io: CliIO, error: unknown, debug: boolean): number {
     // Help and version are "errors" to commander with exit code 0.
     return error.exitCode === 0 ? 0 : EXIT_USAGE;
   }
-  if (error instanceof CodeIndexError) {
-    eprintln(io, `codescout: ${error.message}`);
-    if (debug && error.stack) eprintln(io, error.stack);
-    return error.exitCode;
+  const known = toKnownError(error);
+  if (known !== null) {
+    eprintln(io, `codescout: ${known.message}`);
+    if (debug && error instanceof Error && error.stack) eprintln(io, error.stack);
+    return known.exitCode;
   }
   eprintln(io, `codescout: unexpected error: ${(error as Error)?.message ?? String(error)}`);
   eprintln(io, debug ? String((error as Error)?.stack) : 'Run again with --debug for the stack trace, and please report it.');

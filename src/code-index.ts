@@ -7,18 +7,20 @@ import { resolveRealRoot } from './discover/open-regular-file.js';
 import { createEmbedder } from './embed/create-embedder.js';
 import type { Embedder } from './embed/embedder.js';
 import { ConfigError, IndexMismatchError } from './errors.js';
-import { indexDirFor } from './indexer/index-location.js';
-import { openCatalogOrQuarantine, removeVectorFiles } from './indexer/open-storage.js';
+import { indexDirFor, isWritableLocation, readonlyLocationError } from './indexer/index-location.js';
+import { openCatalogOrQuarantine, replaceDamagedCatalog } from './indexer/open-storage.js';
+import { prepareRebuild } from './indexer/rebuild-catalog.js';
 import { verifyIndex } from './indexer/verify-index.js';
 import { Indexer } from './indexer/indexer.js';
 import { PassCounters, type ProgressListener, type UpdateReport } from './indexer/update-report.js';
 import { compilePathGlobs } from './retrieve/path-globs.js';
 import { MAX_TASK_CHARS } from './retrieve/task.js';
 import { searchChunks, toHit, type ScoredChunk } from './retrieve/hybrid-search.js';
-import { Catalog } from './store/catalog.js';
+import type { Catalog } from './store/catalog.js';
+import { isCorruptionError } from './store/catalog-open.js';
 import type { LexicalHit } from './store/catalog-types.js';
 import { createDebouncedSaver, type DebouncedSaver } from './store/debounced-saver.js';
-import type { HnswStore } from './store/hnsw-store.js';
+import { HnswStore } from './store/hnsw-store.js';
 import { openVectorStore, reconcileVectorStore, type OpenedVectorStore } from './store/open-vector-store.js';
 import { acquireWriteLock } from './store/write-lock.js';
 import type { Hit, SearchMode, SourceFile } from './types.js';
@@ -44,6 +46,13 @@ export interface SearchOptions {
   exclude?: readonly string[];
 }
 
+/**
+ * Whether an index can answer: `ready` (it has chunks), `empty` (nothing indexed yet, or the root has no indexable
+ * file) or `reset` (emptied because its database was found damaged or lost, and not yet rebuilt: answers are
+ * missing until `codescout index` runs).
+ */
+export type IndexState = 'ready' | 'empty' | 'reset';
+
 /** Size and identity of an index. */
 export interface IndexStats {
   readonly root: string;
@@ -59,6 +68,9 @@ export interface IndexStats {
   readonly createdAt: string | null;
   readonly updatedAt: string | null;
   readonly schemaVersion: number | null;
+  readonly indexState: IndexState;
+  /** Why the index was reset (what was damaged, where it was moved), when `indexState` is `reset`. */
+  readonly resetReason: string | null;
 }
 
 /**
@@ -88,7 +100,9 @@ export async function openIndex(options: OpenIndexOptions): Promise<CodeIndex> {
     notes.push(message);
     options.onProgress?.({ phase: 'model', filesDone: 0, filesTotal: 0, chunksEmbedded: 0, message });
   };
-  const catalog = await openCatalogOrQuarantine(indexDir, { lockWaitMs: config.lockWaitMs, note });
+  // Readers of a read-only location (a shared cache, a read-only mount) open for reading; writers then fail with exit 2.
+  const readonly = !isWritableLocation(indexDir);
+  let catalog = await openCatalogOrQuarantine(indexDir, { lockWaitMs: config.lockWaitMs, note, readonly });
   const manifest = catalog.getManifest();
   if (manifest && (manifest.model !== config.model.id || manifest.dimension !== config.model.dimension)) {
     if (!options.rebuild) {
@@ -101,15 +115,20 @@ export async function openIndex(options: OpenIndexOptions): Promise<CodeIndex> {
     }
   }
   if (options.rebuild) {
+    if (readonly) {
+      catalog.close();
+      throw readonlyLocationError(indexDir, 'rebuild the index');
+    }
     // Under the write lock: a writer in another process must never see its rows vanish mid-pass.
     const lock = await acquireWriteLock(indexDir, { waitMs: config.lockWaitMs }).catch((error: unknown) => {
       catalog.close();
       throw error;
     });
     try {
-      catalog.clear();
-      catalog.resetManifest();
-      await removeVectorFiles(indexDir);
+      catalog = await prepareRebuild({ indexDir, catalog, note });
+    } catch (error) {
+      catalog.close();
+      throw error;
     } finally {
       await lock.release();
     }
@@ -125,7 +144,7 @@ export async function openIndex(options: OpenIndexOptions): Promise<CodeIndex> {
   if (opened.rebuilt && opened.isRepair === true && catalog.liveRowIds().length > 0) {
     note(`The vector index could not be used (${opened.rebuildReason}); rebuilt it from the catalog's cached vectors, nothing re-embedded.`);
   }
-  return new CodeIndex({ config, indexDir, catalog, vectors: opened.store, revision, notes, ...options });
+  return new CodeIndex({ config, indexDir, catalog, vectors: opened.store, revision, notes, readonly, ...options });
 }
 
 /** One root's index: the catalog (truth), the vector store (derived) and, lazily, the embedder. */
@@ -134,11 +153,15 @@ export class CodeIndex {
   readonly config: Config;
   /** The folder holding this index's files. */
   readonly indexDir: string;
-  /** Messages about recovery done while opening (damaged files moved aside, rebuilt vectors). */
+  /** Messages about recovery done while opening or writing (damaged files moved aside, rebuilt vectors). */
   readonly notes: readonly string[];
-  private readonly catalog: Catalog;
-  private readonly vectors: HnswStore;
-  private readonly saver: DebouncedSaver;
+  /** True when the index location cannot be written: searches work, writes throw ConfigError. */
+  readonly isReadonly: boolean;
+  private readonly noteList: string[];
+  // Replaced together when damage met during a write moves the catalog aside (see recoverFromDamage).
+  private catalog: Catalog;
+  private vectors: HnswStore;
+  private saver: DebouncedSaver;
   private readonly chunker: Chunker;
   private embedderPromise: Promise<Embedder> | undefined;
   private revision: string;
@@ -153,6 +176,7 @@ export class CodeIndex {
     vectors: HnswStore;
     revision: string;
     notes: string[];
+    readonly: boolean;
     embedder?: Embedder;
     chunker?: Chunker;
     onProgress?: ProgressListener;
@@ -163,14 +187,13 @@ export class CodeIndex {
     this.vectors = o.vectors;
     this.revision = o.revision;
     this.notes = o.notes;
+    this.noteList = o.notes;
+    this.isReadonly = o.readonly;
     // The generation the vectors reflect, not the catalog's now: a commit since the open must still be reconciled.
     this.seenGeneration = o.vectors.generation;
     if (o.embedder) this.embedderPromise = Promise.resolve(o.embedder);
     this.chunker = o.chunker ?? new MultiLanguageChunker({ maxTokens: o.config.model.maxTokens });
-    this.saver = createDebouncedSaver(this.vectors, {
-      delayMs: DEFAULTS.hnswSaveDelayMs,
-      onError: () => undefined, // flush() retries and reports; a failed background save loses nothing (SQLite holds the truth).
-    });
+    this.saver = createSaver(this.vectors);
   }
 
   /** The embedder, provisioning and loading the model on first use. */
@@ -192,21 +215,7 @@ export class CodeIndex {
    */
   async update(options: { onProgress?: ProgressListener; signal?: AbortSignal; lockWaitMs?: number } = {}): Promise<UpdateReport> {
     const started = performance.now();
-    const counters = new PassCounters();
-    await this.withWriteLock(options, async (indexer) => {
-      options.onProgress?.({ phase: 'discover', filesDone: 0, filesTotal: 0, chunksEmbedded: 0 });
-      const found = await discoverFiles({
-        root: this.config.root,
-        include: this.config.include,
-        exclude: this.config.exclude,
-        maxFileBytes: this.config.maxFileBytes,
-        signal: options.signal,
-      });
-      counters.skipped.push(...found.skipped);
-      const present = new Set(found.files.map((f) => f.path));
-      indexer.removeFiles(this.catalog.listFiles().map((f) => f.path).filter((p) => !present.has(p)), counters);
-      await indexer.indexFiles({ files: found.files, counters, onProgress: options.onProgress, signal: options.signal });
-    });
+    const counters = await this.withWriteLock(options, (indexer, c) => this.fullPass(indexer, c, options));
     return this.report(counters, started);
   }
 
@@ -219,8 +228,7 @@ export class CodeIndex {
     options: { onProgress?: ProgressListener; lockWaitMs?: number } = {},
   ): Promise<UpdateReport> {
     const started = performance.now();
-    const counters = new PassCounters();
-    await this.withWriteLock(options, async (indexer) => {
+    const counters = await this.withWriteLock(options, async (indexer, c) => {
       if (change.removed.length > 0) {
         const gone = new Set<string>();
         const all = this.catalog.listFiles().map((f) => f.path);
@@ -228,9 +236,9 @@ export class CodeIndex {
           const prefix = r.replace(/\/+$/, '') + '/';
           for (const p of all) if (p === r || p.startsWith(prefix)) gone.add(p);
         }
-        indexer.removeFiles([...gone], counters);
+        indexer.removeFiles([...gone], c);
       }
-      await indexer.indexFiles({ files: change.files, counters, onProgress: options.onProgress });
+      await indexer.indexFiles({ files: change.files, counters: c, onProgress: options.onProgress });
     });
     return this.report(counters, started);
   }
@@ -278,7 +286,14 @@ export class CodeIndex {
       createdAt: m?.createdAt ?? null,
       updatedAt: m?.updatedAt ?? null,
       schemaVersion: m?.schemaVersion ?? null,
+      ...this.state(),
     };
+  }
+
+  /** Whether the index can answer, and why not when it was reset (cheap: no table scans). */
+  state(): { indexState: IndexState; resetReason: string | null } {
+    const resetReason = this.catalog.resetReason();
+    return { indexState: resetReason !== null ? 'reset' : this.catalog.chunkCount() === 0 ? 'empty' : 'ready', resetReason };
   }
 
   /**
@@ -329,10 +344,15 @@ export class CodeIndex {
     }
   }
 
+  /**
+   * Runs a write under the lock and returns its counters. SQLITE_CORRUPT met on the way means the catalog is damaged
+   * where the open-time check does not look: it is moved aside as on open, and a full pass rebuilds the index.
+   */
   private async withWriteLock(
-    options: { onProgress?: ProgressListener; lockWaitMs?: number },
-    fn: (indexer: Indexer) => Promise<void>,
-  ): Promise<void> {
+    options: { onProgress?: ProgressListener; signal?: AbortSignal; lockWaitMs?: number },
+    fn: (indexer: Indexer, counters: PassCounters) => Promise<void>,
+  ): Promise<PassCounters> {
+    if (this.isReadonly) throw readonlyLocationError(this.indexDir, 'update the index');
     const lock = await acquireWriteLock(this.indexDir, { waitMs: options.lockWaitMs ?? this.config.lockWaitMs });
     try {
       const embedder = await this.embedder(options.onProgress);
@@ -340,9 +360,15 @@ export class CodeIndex {
       this.syncWithCatalog();
       this.ownsWrites = true;
       const realRoot = await resolveRealRoot(this.config.root);
-      const indexer = new Indexer({ catalog: this.catalog, vectors: this.vectors, chunker: this.chunker, embedder: async () => embedder, realRoot });
+      let counters = new PassCounters();
       try {
-        await fn(indexer);
+        await fn(this.indexerFor(embedder, realRoot), counters);
+      } catch (error) {
+        if (!isCorruptionError(error)) throw error;
+        await this.recoverFromDamage(error, options.onProgress);
+        this.ensureManifest(embedder);
+        counters = new PassCounters();
+        await this.fullPass(this.indexerFor(embedder, realRoot), counters, options);
       } finally {
         this.catalog.touch();
         // Under the lock nobody else commits, so the vectors now reflect exactly this generation. A save
@@ -351,9 +377,48 @@ export class CodeIndex {
         this.vectors.setGeneration(this.seenGeneration);
         this.saver.schedule();
       }
+      return counters;
     } finally {
       await lock.release();
     }
+  }
+
+  /** Discovers the root, drops files no longer there, indexes the rest; the index then matches the disk. */
+  private async fullPass(indexer: Indexer, counters: PassCounters, options: { onProgress?: ProgressListener; signal?: AbortSignal }): Promise<void> {
+    options.onProgress?.({ phase: 'discover', filesDone: 0, filesTotal: 0, chunksEmbedded: 0 });
+    const found = await discoverFiles({
+      root: this.config.root,
+      include: this.config.include,
+      exclude: this.config.exclude,
+      maxFileBytes: this.config.maxFileBytes,
+      signal: options.signal,
+    });
+    counters.skipped.push(...found.skipped);
+    const present = new Set(found.files.map((f) => f.path));
+    indexer.removeFiles(this.catalog.listFiles().map((f) => f.path).filter((p) => !present.has(p)), counters);
+    await indexer.indexFiles({ files: found.files, counters, onProgress: options.onProgress, signal: options.signal });
+    this.catalog.clearReset();
+  }
+
+  private indexerFor(embedder: Embedder, realRoot: string): Indexer {
+    return new Indexer({ catalog: this.catalog, vectors: this.vectors, chunker: this.chunker, embedder: async () => embedder, realRoot });
+  }
+
+  /** Moves the damaged catalog aside (the write lock is held) and continues with a fresh catalog and empty vectors. */
+  private async recoverFromDamage(error: unknown, onProgress?: ProgressListener): Promise<void> {
+    this.saver.cancel();
+    this.catalog.close();
+    this.catalog = await replaceDamagedCatalog(this.indexDir, {
+      error,
+      note: (message) => {
+        this.noteList.push(message);
+        onProgress?.({ phase: 'model', filesDone: 0, filesTotal: 0, chunksEmbedded: 0, message });
+      },
+    });
+    this.vectors = HnswStore.create({ indexDir: this.indexDir, dimension: this.config.model.dimension });
+    this.vectors.setGeneration(this.catalog.generation());
+    this.seenGeneration = this.vectors.generation;
+    this.saver = createSaver(this.vectors);
   }
 
   /** Records the model on a new index, or refuses an embedder that differs from the one that wrote it. */
@@ -386,6 +451,14 @@ export class CodeIndex {
 
   /** Saves the vector store now (under the write lock). For the watcher's shutdown and tests. */
   async flush(): Promise<void> {
-    if (this.vectors.isDirty) await this.withLockOnly(() => this.saver.flush());
+    if (this.vectors.isDirty && !this.isReadonly) await this.withLockOnly(() => this.saver.flush());
   }
+}
+
+/** The debounced background saver of a vector store. */
+function createSaver(vectors: HnswStore): DebouncedSaver {
+  return createDebouncedSaver(vectors, {
+    delayMs: DEFAULTS.hnswSaveDelayMs,
+    onError: () => undefined, // flush() retries and reports; a failed background save loses nothing (SQLite holds the truth).
+  });
 }

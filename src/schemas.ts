@@ -26,8 +26,17 @@ const kind = z.enum(CHUNK_KINDS);
 /** One search hit as the CLI and `search_code` report it. */
 const SearchHit = z.object({ path: relPath, startLine: line, endLine: line, symbol: z.string(), kind, score: z.number() });
 
+/** Why an index holds nothing to search: never built (`empty`), or emptied after damage and not rebuilt (`reset`). */
+const NotReadyState = z.enum(['empty', 'reset']);
+
 /** `search --json` and the `search_code` tool. */
-export const SearchOutput = z.object({ hits: z.array(SearchHit) }).describe('hits, best first');
+export const SearchOutput = z
+  .object({
+    hits: z.array(SearchHit),
+    indexState: NotReadyState.optional().describe('only when the index has nothing to search; `reset` exits 6'),
+    warning: z.string().optional().describe('with indexState: what happened and what to run'),
+  })
+  .describe('hits, best first');
 
 /** IndexStats: what `status --json` and the `index_status` tool share. */
 const IndexStatsShape = z.object({
@@ -44,6 +53,10 @@ const IndexStatsShape = z.object({
   createdAt: z.string().nullable().describe('ISO 8601'),
   updatedAt: z.string().nullable().describe('ISO 8601'),
   schemaVersion: z.number().int().nullable(),
+  indexState: z
+    .enum(['ready', 'empty', 'reset'])
+    .describe('ready: has chunks; empty: nothing indexed yet; reset: emptied after damage, not yet rebuilt (codescout index)'),
+  resetReason: z.string().nullable().describe('what was damaged and where it was moved, when indexState is reset'),
 });
 
 /** `status --json`: IndexStats, plus the problems found when run with `--verify` (empty = healthy). */

@@ -26,9 +26,9 @@ export function indexOptions(root: string | undefined, o: IndexCliOptions & { in
 /** Exit code of `status --verify` when it finds problems (the README's "index is damaged"). */
 export const EXIT_DAMAGED = 6;
 
-/** Prints what opening the index repaired (a damaged database moved aside, vectors rebuilt) to stderr. */
-export function printNotes(io: CliIO, index: CodeIndex): void {
-  for (const note of index.notes) eprintln(io, `codescout: ${note}`);
+/** Prints what opening (or writing) the index repaired (a damaged database moved aside, vectors rebuilt) to stderr, from note `from` on. */
+export function printNotes(io: CliIO, index: CodeIndex, from = 0): void {
+  for (const note of index.notes.slice(from)) eprintln(io, `codescout: ${note}`);
 }
 
 /**
@@ -44,8 +44,10 @@ export async function runIndex(io: CliIO, root: string | undefined, o: IndexCliO
   process.once('SIGTERM', stop);
   try {
     printNotes(io, index);
+    const printed = index.notes.length;
     const report = await index.update({ onProgress: progress.listener, signal: abort.signal });
     progress.stop();
+    printNotes(io, index, printed); // damage met while writing: moved aside and rebuilt in this pass
     if (o.json) {
       const { root: r, files, chunks, embedded, reused, removed, seconds } = report;
       printJson(io, { root: r, files, chunks, embedded, reused, removed, skipped: report.skipped.length, seconds });
@@ -78,11 +80,17 @@ export async function runStatus(io: CliIO, root: string | undefined, o: IndexCli
       println(io, `chunks:   ${s.chunks} (${s.vectors} vectors, ${s.cachedVectors} cached embeddings)`);
       println(io, `on disk:  ${(s.bytesOnDisk / 1024 / 1024).toFixed(1)} MiB`);
       println(io, `updated:  ${s.updatedAt ?? 'never'}`);
+      println(io, `state:    ${s.indexState}${s.resetReason === null ? '' : ` (${s.resetReason})`}`);
       if (problems !== undefined) println(io, `verify:   ${problems.length === 0 ? 'ok' : `${problems.length} problem(s)`}`);
       for (const p of problems ?? []) println(io, `  - ${p}`);
     }
     if (problems === undefined || problems.length === 0) return 0;
-    eprintln(io, `codescout: the index at ${s.indexDir} failed verification. Rebuild it: codescout index ${s.root} --rebuild`);
+    // --rebuild repairs everything verify reports (see rebuild-catalog.ts), but only where it may write.
+    if (index.isReadonly) {
+      eprintln(io, `codescout: the index at ${s.indexDir} failed verification, and that location is read-only. Rebuild it in a writable one: codescout index ${s.root} --rebuild --cache-dir <writable folder>`);
+    } else {
+      eprintln(io, `codescout: the index at ${s.indexDir} failed verification. Rebuild it: codescout index ${s.root} --rebuild`);
+    }
     return EXIT_DAMAGED;
   } finally {
     await index.close();
@@ -90,6 +98,17 @@ export async function runStatus(io: CliIO, root: string | undefined, o: IndexCli
 }
 
 const MODES: readonly SearchMode[] = ['vector', 'lexical', 'hybrid'];
+
+/** The state and a one-line warning of an index with nothing (or not everything) to search; null when ready. */
+function notReadyWarning(index: CodeIndex): { indexState: 'empty' | 'reset'; warning: string } | null {
+  const { indexState, resetReason } = index.state();
+  if (indexState === 'ready') return null;
+  if (indexState === 'empty') return { indexState, warning: `The index is empty. Run: codescout index ${index.config.root}` };
+  return {
+    indexState,
+    warning: `The index at ${index.indexDir} was reset and is not rebuilt yet, so results are missing (${resetReason}). Run: codescout index ${index.config.root}`,
+  };
+}
 
 /** `codescout search "<text>"`. */
 export async function runSearch(io: CliIO, text: string, o: IndexCliOptions & { root?: string; k?: string; mode?: string; include?: string[]; exclude?: string[] }): Promise<number> {
@@ -101,14 +120,19 @@ export async function runSearch(io: CliIO, text: string, o: IndexCliOptions & { 
   try {
     printNotes(io, index);
     const hits = await index.search(text, { k, mode, include: o.include, exclude: o.exclude });
+    const notReady = notReadyWarning(index);
     if (o.json) {
-      printJson(io, { hits: hits.map(({ path: p, startLine, endLine, symbol, kind, score }) => ({ path: p, startLine, endLine, symbol, kind, score })) });
+      const rows = hits.map(({ path: p, startLine, endLine, symbol, kind, score }) => ({ path: p, startLine, endLine, symbol, kind, score }));
+      printJson(io, notReady === null ? { hits: rows } : { hits: rows, ...notReady });
     } else if (hits.length === 0) {
-      println(io, index.stats().chunks === 0 ? 'The index is empty. Run: codescout index' : 'No results.');
+      println(io, notReady?.indexState === 'empty' ? notReady.warning : 'No results.');
     } else {
       for (const h of hits) println(io, `${h.score.toFixed(4)}  ${h.path}:${h.startLine}-${h.endLine}  ${h.kind} ${h.parent ? `${h.parent}.` : ''}${h.symbol}`);
     }
-    return 0;
+    if (notReady?.indexState !== 'reset') return 0;
+    // "No match" and "the index lost its content" must never look alike: a reset index exits like a damaged one.
+    eprintln(io, `codescout: ${notReady.warning}`);
+    return EXIT_DAMAGED;
   } finally {
     await index.close();
   }

@@ -12,13 +12,16 @@ export interface VerifyInput {
 }
 
 /**
- * Checks an index end to end: SQLite integrity and foreign keys, FTS (its own check and one row per chunk),
+ * Checks an index end to end: not reset after damage, SQLite integrity and foreign keys, FTS (its own check and one row per chunk),
  * a cached vector for every chunk, the manifest (model, dimension, schema version, generation), vector-store
  * labels equal to chunk rows, and every stored vector equal to the chunk's cached one. Returns one line per
  * problem (empty = healthy).
  */
 export function verifyIndex({ catalog, vectors, model, revision }: VerifyInput): string[] {
   const problems = catalog.integrityCheck();
+  const reset = catalog.resetReason();
+  // An index emptied after damage is consistent but not whole: it must not pass until a full pass rebuilt it.
+  if (reset !== null) problems.unshift(`index: reset and not yet rebuilt: ${reset}`);
   const manifest = catalog.getManifest();
   const live = catalog.liveRowIds();
   if (live.length > 0 && !manifest) problems.push('manifest: chunks exist but no model is recorded');
@@ -36,19 +39,22 @@ export function verifyIndex({ catalog, vectors, model, revision }: VerifyInput):
   const extra = [...labels].filter((id) => !liveSet.has(id));
   if (missing.length > 0) problems.push(`vectors: ${missing.length} chunks have no vector in the HNSW index`);
   if (extra.length > 0) problems.push(`vectors: ${extra.length} HNSW labels have no chunk`);
-  const differing = countDifferingVectors({ catalog, vectors, revision, rowIds: live.filter((id) => labels.has(id)) });
+  const differing = rowsUnlikeGraph({ catalog, vectors, revision, rowIds: live.filter((id) => labels.has(id)) }).length;
   if (differing > 0) problems.push(`vectors: ${differing} HNSW vectors differ from their chunk's cached embedding`);
   return problems;
 }
 
-/** Rows whose stored vector is not (up to float rounding) the catalog's cached vector, which hnswlib normalised. */
-function countDifferingVectors(o: { catalog: Catalog; vectors: HnswStore; revision: string; rowIds: readonly number[] }): number {
+/**
+ * Chunk rows whose vector in the graph is missing or not (up to float rounding) the catalog's cached vector, which
+ * hnswlib normalised. Rows without a cached vector are left out.
+ */
+export function rowsUnlikeGraph(o: { catalog: Catalog; vectors: HnswStore; revision: string; rowIds: readonly number[] }): number[] {
   const batch = 1000;
-  let differing = 0;
+  const differing: number[] = [];
   for (let i = 0; i < o.rowIds.length; i += batch) {
     for (const { rowId, vector } of o.catalog.vectorsForRows(o.rowIds.slice(i, i + batch), o.revision)) {
       const stored = o.vectors.vectorOf(rowId);
-      if (stored === null || stored.length !== vector.length || !(cosineOf(stored, vector) >= 0.999)) differing++;
+      if (stored === null || stored.length !== vector.length || !(cosineOf(stored, vector) >= 0.999)) differing.push(rowId);
     }
   }
   return differing;

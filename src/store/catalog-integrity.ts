@@ -2,17 +2,14 @@ import type Database from 'better-sqlite3';
 
 /**
  * Checks a catalog database: SQLite integrity, foreign keys, the FTS index (its own check when
- * writable, row count always) and chunks without a cached vector. Returns one line per problem.
+ * writable, row count always), chunks without a cached vector and cached vectors that are not sound
+ * (counted by the caller). Returns one line per problem.
  */
 export function checkCatalogIntegrity(
   db: Database.Database,
-  options: { readonly writable: boolean; readonly missingVectors: number },
+  options: { readonly writable: boolean; readonly missingVectors: number; readonly unsoundVectors: number },
 ): string[] {
-  const problems: string[] = [];
-  const integrity = (db.pragma('integrity_check') as Array<{ integrity_check: string }>)
-    .map((r) => r.integrity_check)
-    .filter((r) => r !== 'ok');
-  problems.push(...integrity.map((r) => `sqlite: ${r}`));
+  const problems = sqliteIntegrityProblems(db).map((r) => `sqlite: ${r}`);
 
   const orphans = db.pragma('foreign_key_check') as unknown[];
   if (orphans.length > 0) problems.push(`${orphans.length} rows reference missing files`);
@@ -30,5 +27,13 @@ export function checkCatalogIntegrity(
   if (chunks !== ftsRows) problems.push(`fts: ${ftsRows} rows for ${chunks} chunks`);
 
   if (options.missingVectors > 0) problems.push(`${options.missingVectors} chunks have no cached vector`);
+  if (options.unsoundVectors > 0) {
+    problems.push(`${options.unsoundVectors} cached vectors are damaged (not finite, or not of unit length)`);
+  }
   return problems;
+}
+
+/** The lines of SQLite's `integrity_check` other than "ok" (b-tree structure, index entries against their tables). */
+export function sqliteIntegrityProblems(db: Database.Database): string[] {
+  return (db.pragma('integrity_check') as Array<{ integrity_check: string }>).map((r) => r.integrity_check).filter((r) => r !== 'ok');
 }

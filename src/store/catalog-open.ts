@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, IndexCorruptError, IndexMismatchError } from '../errors.js';
+import { snapshotCatalog, type CatalogSnapshot } from './catalog-snapshot.js';
 import { catalogFileStamp, matchesCheckStamp, recordCheckStamp } from './check-stamp.js';
 import { createSchema, isEmptyDatabase, readSchemaVersion, SCHEMA_VERSION } from './schema.js';
 
@@ -27,14 +28,22 @@ export interface OpenDatabaseOptions {
   readonly quickCheck?: boolean;
 }
 
+/** An open catalog database; `snapshot` is set when a read-only folder made it read a private copy. */
+export interface CatalogDatabase {
+  readonly db: Database.Database;
+  /** The private copy being read; removed by its `dispose()` after the database is closed. */
+  readonly snapshot?: CatalogSnapshot;
+}
+
 /**
  * Opens (and, unless readonly, creates) the catalog database of `indexDir` with WAL, busy timeout,
- * synchronous=NORMAL and foreign keys, and checks it.
+ * synchronous=NORMAL and foreign keys, and checks it. A readonly open of a folder SQLite cannot write its
+ * shared-memory file into (a read-only location) reads a private copy instead (see catalog-snapshot.ts).
  * Throws IndexCorruptError when the file is not a SQLite database or fails quick_check,
  * IndexMismatchError when it has another schema version or is not a codescout catalog,
  * ConfigError when `readonly` is set and there is no catalog.
  */
-export function openCatalogDatabase(indexDir: string, options: OpenDatabaseOptions = {}): Database.Database {
+export function openCatalogDatabase(indexDir: string, options: OpenDatabaseOptions = {}): CatalogDatabase {
   const path = catalogPath(indexDir);
   const readonly = options.readonly ?? false;
   if (readonly && !existsSync(path)) throw missingIndexError(indexDir, path);
@@ -42,24 +51,49 @@ export function openCatalogDatabase(indexDir: string, options: OpenDatabaseOptio
 
   // Taken before SQLite opens the files (opening creates the -wal): the state a passed check vouches for.
   const stamp = catalogFileStamp(path);
+  try {
+    return { db: openChecked({ indexDir, path, readonly, stamp, quickCheck: options.quickCheck ?? true }) };
+  } catch (error) {
+    if (!readonly || !needsSharedMemoryFile(error)) throw error;
+  }
+  const snapshot = snapshotCatalog(path);
+  try {
+    return { db: openChecked({ indexDir, path, file: snapshot.path, readonly, stamp, quickCheck: options.quickCheck ?? true }), snapshot };
+  } catch (error) {
+    snapshot.dispose();
+    throw error;
+  }
+}
+
+/** Opens `file` (default: the catalog at `path`, which messages name), configures and checks it. */
+function openChecked(o: { indexDir: string; path: string; file?: string; readonly: boolean; stamp: string | null; quickCheck: boolean }): Database.Database {
   let db: Database.Database;
   try {
-    db = new Database(path, { readonly, fileMustExist: readonly });
+    db = new Database(o.file ?? o.path, { readonly: o.readonly, fileMustExist: o.readonly });
   } catch (error) {
-    throw isCorruptionError(error) ? corruptError(path, error) : error;
+    throw isCorruptionError(error) ? corruptError(o.path, error) : error;
   }
   try {
-    configure(db, readonly);
-    if ((options.quickCheck ?? true) && !matchesCheckStamp(indexDir, stamp)) {
-      assertQuickCheck(db, path);
-      recordCheckStamp(indexDir, stamp);
+    configure(db, o.readonly);
+    if (o.quickCheck && !matchesCheckStamp(o.indexDir, o.stamp)) {
+      assertQuickCheck(db, o.path);
+      recordCheckStamp(o.indexDir, o.stamp);
     }
-    ensureSchema(db, { indexDir, path, readonly });
+    ensureSchema(db, { indexDir: o.indexDir, path: o.path, readonly: o.readonly });
     return db;
   } catch (error) {
     db.close();
-    throw isCorruptionError(error) ? corruptError(path, error) : error;
+    throw isCorruptionError(error) ? corruptError(o.path, error) : error;
   }
+}
+
+/**
+ * True for the errors of a readonly WAL open in a folder where SQLite may not create the `-shm` file
+ * (SQLITE_READONLY_DIRECTORY, or SQLITE_CANTOPEN when the folder is not even searchable for it).
+ */
+function needsSharedMemoryFile(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_READONLY_DIRECTORY' || code === 'SQLITE_CANTOPEN';
 }
 
 function configure(db: Database.Database, readonly: boolean): void {

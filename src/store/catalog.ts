@@ -3,15 +3,16 @@ import { statSync } from 'node:fs';
 import type { EmbedderIdentity } from '../embed/embedder.js';
 import { IndexCorruptError, IndexMismatchError } from '../errors.js';
 import type { ChunkKind, Language } from '../types.js';
-import { catalogPath, openCatalogDatabase, type OpenDatabaseOptions } from './catalog-open.js';
+import { catalogPath, openCatalogDatabase, type CatalogDatabase, type OpenDatabaseOptions } from './catalog-open.js';
 import type {
   CatalogStats, ChunkRow, FileRow, LexicalHit, Manifest, ReplaceFileInput, ReplaceFileResult,
 } from './catalog-types.js';
-import { checkCatalogIntegrity } from './catalog-integrity.js';
+import { checkCatalogIntegrity, sqliteIntegrityProblems } from './catalog-integrity.js';
 import { rowPaths, searchChunksFts } from './lexical-search.js';
 import { bumpGeneration, deleteChunkRows, replaceFileRows } from './replace-file.js';
 import { blobToVector } from './vector-codec.js';
 import { documentFrequencies, symbolPaths, symbolRowIds } from './term-stats.js';
+import { deleteVectorRows, isSoundVector, unsoundVectorRows } from './vector-health.js';
 
 /** Rows read per batch when streaming every vector, so no cursor stays open across caller code. */
 const VECTOR_BATCH_ROWS = 1000;
@@ -40,13 +41,17 @@ export class Catalog {
   private chunkCountCache: { generation: number; count: number } | undefined;
   private dfCache: { generation: number; df: Map<string, number> } = { generation: -1, df: new Map() };
 
+  private readonly db: Database.Database;
+
   private constructor(
-    private readonly db: Database.Database,
+    private readonly opened: CatalogDatabase,
     /** Directory holding catalog.sqlite. */
     readonly indexDir: string,
     /** True when opened readonly: writes throw. */
     readonly isReadonly: boolean,
-  ) {}
+  ) {
+    this.db = opened.db;
+  }
 
   /**
    * Opens the catalog of `indexDir`, creating directory and schema unless readonly.
@@ -149,7 +154,11 @@ export class Catalog {
     this.sql('UPDATE files SET size = ?, mtime_ms = ? WHERE path = ?').run(input.size, input.mtimeMs, input.path);
   }
 
-  /** Cached vectors for the given chunk hashes under `revision`, by hash; bumps their used_at unless readonly. */
+  /**
+   * Cached vectors for the given chunk hashes under `revision`, by hash; bumps their used_at unless readonly.
+   * A cached vector that is not sound (not finite, not unit length, wrong length) is left out, so the caller
+   * embeds that text again and its fresh vector replaces the damaged one.
+   */
   cachedVectors(hashes: readonly string[], revision: string): Map<string, Float32Array> {
     const out = new Map<string, Float32Array>();
     if (hashes.length === 0) return out;
@@ -157,7 +166,11 @@ export class Catalog {
     const rows = this.sql(
       'SELECT text_hash, vector FROM embeddings WHERE revision = ? AND text_hash IN (SELECT value FROM json_each(?))',
     ).all(revision, json) as Array<{ text_hash: string; vector: Buffer }>;
-    for (const row of rows) out.set(row.text_hash, this.decode(row.vector));
+    const dimension = this.dimension();
+    for (const row of rows) {
+      const vector = blobToVector(row.vector);
+      if (vector !== null && isSoundVector(vector, dimension)) out.set(row.text_hash, vector);
+    }
     if (!this.isReadonly && rows.length > 0) {
       this.sql('UPDATE embeddings SET used_at = ? WHERE revision = ? AND text_hash IN (SELECT value FROM json_each(?))')
         .run(Date.now(), revision, json);
@@ -188,12 +201,61 @@ export class Catalog {
     })();
   }
 
-  /** Removes every file, chunk and FTS row (the embedding cache stays) and bumps the generation: for --rebuild. */
+  /**
+   * Removes every file, chunk and FTS row (the embedding cache stays) and bumps the generation: for --rebuild.
+   * The full-text index is reset whole ('delete-all'), not row by row, so damage inside it goes too.
+   */
   clear(): void {
     this.db.transaction(() => {
-      this.db.exec("DELETE FROM chunks_fts; DELETE FROM chunks; DELETE FROM files;");
+      this.db.exec("INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all'); DELETE FROM chunks; DELETE FROM files;");
       bumpGeneration(this.db);
     })();
+  }
+
+  /** SQLite's own `integrity_check` findings (b-trees, index entries); empty when sound. O(database size). */
+  sqliteProblems(): string[] {
+    return sqliteIntegrityProblems(this.db);
+  }
+
+  /** Rebuilds every index b-tree from its table (SQLite REINDEX): repairs damage confined to indexes. */
+  reindex(): void {
+    this.db.exec('REINDEX');
+  }
+
+  /** Row ids (of the embedding cache) of cached vectors that are not finite unit vectors of the index's dimension. */
+  unsoundVectorRows(): number[] {
+    return unsoundVectorRows(this.db, this.dimension());
+  }
+
+  /** Deletes cached vectors: rows of the embedding cache by id. Returns how many went. */
+  dropCachedVectorRows(rowIds: readonly number[]): number {
+    return deleteVectorRows(this.db, rowIds);
+  }
+
+  /** Deletes the cached vectors of the given text hashes under `revision`; returns how many went. */
+  dropCachedVectors(hashes: readonly string[], revision: string): number {
+    if (hashes.length === 0) return 0;
+    return this.sql('DELETE FROM embeddings WHERE revision = ? AND text_hash IN (SELECT value FROM json_each(?))')
+      .run(revision, JSON.stringify([...new Set(hashes)])).changes;
+  }
+
+  /**
+   * Why the index was emptied after damage (kept until a full pass has rebuilt it), or null. Readers report it,
+   * so an index that lost its content never passes for one with no match.
+   */
+  resetReason(): string | null {
+    const row = this.sql("SELECT value FROM manifest WHERE key = 'resetReason'").get() as { value: string } | undefined;
+    return row?.value ?? null;
+  }
+
+  /** Records that the index was emptied after damage, and why (see {@link resetReason}). */
+  markReset(reason: string): void {
+    this.sql("INSERT OR REPLACE INTO manifest (key, value) VALUES ('resetReason', ?)").run(reason);
+  }
+
+  /** Forgets the reset mark: a full pass has rebuilt the index. */
+  clearReset(): void {
+    this.sql("DELETE FROM manifest WHERE key = 'resetReason'").run();
   }
 
   /** The chunks with the given row ids, in the order asked; unknown ids are left out. */
@@ -304,6 +366,7 @@ export class Catalog {
     return checkCatalogIntegrity(this.db, {
       writable: !this.isReadonly,
       missingVectors: revision === undefined ? 0 : this.missingVectors(revision).length,
+      unsoundVectors: this.unsoundVectorRows().length,
     });
   }
 
@@ -330,16 +393,22 @@ export class Catalog {
     return symbolPaths(this.db, names, limit);
   }
 
-  /** Closes the database; the Catalog must not be used afterwards. */
+  /** Closes the database (and removes the private copy a read-only location made it read); not usable afterwards. */
   close(): void {
     this.statements.clear();
     this.db.close();
+    this.opened.snapshot?.dispose();
+  }
+
+  /** The recorded vector dimension, 0 before a model is recorded. */
+  private dimension(): number {
+    this.dimensionCache ??= Number(this.sql("SELECT value FROM manifest WHERE key = 'dimension'").pluck().get() ?? 0);
+    return this.dimensionCache;
   }
 
   private decode(blob: Buffer): Float32Array {
     const vector = blobToVector(blob);
-    this.dimensionCache ??= Number(this.sql("SELECT value FROM manifest WHERE key = 'dimension'").pluck().get() ?? 0);
-    const dimension = this.dimensionCache;
+    const dimension = this.dimension();
     if (vector === null || (dimension > 0 && vector.length !== dimension)) {
       const path = catalogPath(this.indexDir);
       throw new IndexCorruptError(

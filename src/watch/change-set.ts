@@ -32,6 +32,17 @@ export class PendingChanges {
     return out;
   }
 
+  /**
+   * Puts back a batch that could not be applied (the write lock stayed busy). Events recorded since it was taken
+   * are newer and win: a path changed or removed since keeps its new state.
+   */
+  putBack(batch: { readonly changed: readonly string[]; readonly removed: readonly string[]; readonly fullPass: boolean }): void {
+    const isNewer = (path: string): boolean => this.changed.has(path) || this.removed.has(path);
+    for (const path of batch.changed) if (!isNewer(path)) this.add(this.changed, path);
+    for (const path of batch.removed) if (!isNewer(path)) this.add(this.removed, path);
+    if (batch.fullPass) this.needsFullPass = true;
+  }
+
   private add(set: Set<string>, path: string): void {
     // Memory stays bounded: past the cap a full pass is cheaper than tracking every path.
     if (set.size >= this.maxPaths) {

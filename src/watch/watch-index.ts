@@ -3,6 +3,7 @@ import path from 'node:path';
 import chokidar, { type FSWatcher } from 'chokidar';
 import type { CodeIndex } from '../code-index.js';
 import { createPathFilter, inspectFile } from '../discover/index.js';
+import { IndexLockedError } from '../errors.js';
 import type { UpdateReport } from '../indexer/update-report.js';
 import type { SkippedFile, SourceFile } from '../types.js';
 import { PendingChanges } from './change-set.js';
@@ -19,6 +20,8 @@ export interface WatchOptions {
   maxPendingPaths?: number;
   /** How long a batch waits for another writer (e.g. `codescout index`) to finish (ms). */
   lockWaitMs?: number;
+  /** Pause before a batch that waited out `lockWaitMs` tries again (ms); it is kept, never dropped. */
+  lockRetryMs?: number;
   /** Poll instead of using OS watchers (also the fallback when the OS watch limit is reached). */
   usePolling?: boolean;
 }
@@ -57,7 +60,9 @@ export interface IndexWatcher {
  */
 const SETTLE_POLL_MS = 25;
 
-const DEFAULT_WATCH = Object.freeze({ debounceMs: 75, maxBatchDelayMs: 1000, settleMs: 50, maxPendingPaths: 5000, usePolling: false, lockWaitMs: 60_000 });
+const DEFAULT_WATCH = Object.freeze({
+  debounceMs: 75, maxBatchDelayMs: 1000, settleMs: 50, maxPendingPaths: 5000, usePolling: false, lockWaitMs: 60_000, lockRetryMs: 1000,
+});
 
 /** Folder names never watched, whatever the ignore files say: heavy and never source. */
 const NEVER_WATCHED = new Set(['.git', 'node_modules', 'index-cache']);
@@ -84,6 +89,7 @@ export function watchIndex(index: CodeIndex, options: WatchOptions = {}): IndexW
   let running: Promise<void> = Promise.resolve();
   let closed = false;
   let polling = o.usePolling;
+  let waitingForLock = false;
 
   const rel = (abs: string): string => path.relative(root, abs).split(path.sep).join('/');
 
@@ -133,10 +139,29 @@ export function watchIndex(index: CodeIndex, options: WatchOptions = {}): IndexW
         report = await index.applyChanges({ files, removed: gone }, { lockWaitMs: o.lockWaitMs });
         report = { ...report, skipped: [...skipped, ...report.skipped] };
       }
+      waitingForLock = false;
       emitter.emit('updated', { changed: changed.length, removed: removed.length, fullPass, report, ms: Math.round(performance.now() - started) });
     } catch (error) {
+      if (error instanceof IndexLockedError && !closed) {
+        keepForRetry({ changed, removed, fullPass }, error);
+        return;
+      }
       emitter.emit('error', error instanceof Error ? error : new Error(String(error)));
     }
+  };
+
+  /** Another writer kept the lock past lockWaitMs: the batch goes back in the queue and is tried again later. */
+  const keepForRetry = (batch: { changed: string[]; removed: string[]; fullPass: boolean }, error: IndexLockedError): void => {
+    pending.putBack(batch);
+    if (!waitingForLock) {
+      waitingForLock = true;
+      emitter.emit('warning', `${error.message} The changes are kept and applied once it is done.`);
+    }
+    if (timer) return; // newer events already scheduled a batch, which carries these changes too
+    timer = setTimeout(() => {
+      timer = undefined;
+      running = running.then(applyBatch);
+    }, o.lockRetryMs);
   };
 
   const onFile = (kind: 'change' | 'remove') => (abs: string): void => {

@@ -15,6 +15,7 @@ const cycle = {
 const stats = {
   root: '/r', indexDir: '/r/index-cache/r-1', model: 'all-MiniLM-L6-v2', dimension: 384, revision: 'abc', files: 6, chunks: 14,
   vectors: 14, cachedVectors: 14, bytesOnDisk: 4096, createdAt: '2025-01-01T00:00:00.000Z', updatedAt: '2025-01-01T00:00:00.000Z', schemaVersion: 1,
+  indexState: 'ready', resetReason: null,
 };
 
 describe('SCHEMAS', () => {
@@ -45,6 +46,17 @@ describe('SCHEMAS', () => {
     expect(check('status', { ...stats, files: 1.5 })).toBe(false);
     expect(check('indexStatus', { ...stats, watching: true })).toBe(true);
     expect(check('indexStatus', stats)).toBe(false);
+  });
+
+  it('issue 19: an emptied index says so: status needs indexState, search carries it only when not ready', () => {
+    const reset = { ...stats, files: 0, chunks: 0, indexState: 'reset', resetReason: 'the index database was damaged' };
+    expect(check('status', reset)).toBe(true);
+    expect(check('status', { ...stats, indexState: 'broken' })).toBe(false);
+    const { indexState, ...withoutState } = stats;
+    expect(indexState).toBe('ready');
+    expect(check('status', withoutState)).toBe(false);
+    expect(check('search', { hits: [], indexState: 'reset', warning: 'run codescout index' })).toBe(true);
+    expect(check('search', { hits: [], indexState: 'ready' })).toBe(false);
   });
 
   it('index counts skipped files; reindex lists them', () => {

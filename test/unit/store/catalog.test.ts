@@ -193,11 +193,12 @@ describe('Catalog files, vectors and housekeeping', () => {
 
   it('stores vectors that are views into a larger buffer correctly', () => {
     const catalog = newCatalog();
-    const backing = new Float32Array([9, 9, 0.5, -1.25, 3, 4, 9]);
+    // A unit vector (cached vectors are L2-normalised; others are treated as damaged) inside a larger buffer.
+    const backing = new Float32Array([9, 9, 0.5, -0.5, 0.5, 0.5, 9]);
     const view = backing.subarray(2, 6);
     const input = fileInput('a.ts', [chunk('a', 'a', 1)]);
     catalog.replaceFile({ ...input, vectors: new Map([['hash:a:a', view]]) });
-    expect([...catalog.cachedVectors(['hash:a:a'], 'rev1').get('hash:a:a')!]).toEqual([0.5, -1.25, 3, 4]);
+    expect([...catalog.cachedVectors(['hash:a:a'], 'rev1').get('hash:a:a')!]).toEqual([0.5, -0.5, 0.5, 0.5]);
   });
 
   it('pruneEmbeddings keeps referenced rows and the most recently used unreferenced ones', () => {
