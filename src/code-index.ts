@@ -290,6 +290,11 @@ export class CodeIndex {
     };
   }
 
+  /** @throws ConfigError (exit 2) naming `action` when the index location is read-only. */
+  assertWritable(action = 'update the index'): void {
+    if (this.isReadonly) throw readonlyLocationError(this.indexDir, action);
+  }
+
   /** Whether the index can answer, and why not when it was reset (cheap: no table scans). */
   state(): { indexState: IndexState; resetReason: string | null } {
     const resetReason = this.catalog.resetReason();
@@ -352,7 +357,7 @@ export class CodeIndex {
     options: { onProgress?: ProgressListener; signal?: AbortSignal; lockWaitMs?: number },
     fn: (indexer: Indexer, counters: PassCounters) => Promise<void>,
   ): Promise<PassCounters> {
-    if (this.isReadonly) throw readonlyLocationError(this.indexDir, 'update the index');
+    this.assertWritable();
     const lock = await acquireWriteLock(this.indexDir, { waitMs: options.lockWaitMs ?? this.config.lockWaitMs });
     try {
       const embedder = await this.embedder(options.onProgress);

@@ -9,6 +9,12 @@ import { eprintln, printJson, println, type CliIO } from './output.js';
  */
 export async function runWatch(io: CliIO, root: string | undefined, o: IndexCliOptions & { poll?: boolean }): Promise<number> {
   const index = await openIndex(indexOptions(root, o));
+  try {
+    index.assertWritable(); // one clear line now, not a watcher error and then the same error again
+  } catch (error) {
+    await index.close();
+    throw error;
+  }
   printNotes(io, index);
   const watcher = watchIndex(index, { usePolling: o.poll });
   watcher.on('warning', (m) => eprintln(io, `codescout: warning: ${m}`));

@@ -20,13 +20,22 @@ export function cliEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return env;
 }
 
+/** Where and as whom a CLI child runs. `uid`/`gid` (only when the test runs as root) run it as another user. */
+export interface SpawnCliOptions {
+  cwd?: string;
+  env?: Record<string, string>;
+  uid?: number;
+  gid?: number;
+}
+
 /** Starts the CLI as a child process (no shell). */
-export function spawnCli(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): ChildProcess {
-  return spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: cliEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnCli(args: readonly string[], options: SpawnCliOptions = {}): ChildProcess {
+  const user = options.uid === undefined ? {} : { uid: options.uid, gid: options.gid ?? options.uid };
+  return spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: cliEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'], ...user });
 }
 
 /** Runs the CLI to completion. */
-export function runCli(args: readonly string[], options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<CliRun> {
+export function runCli(args: readonly string[], options: SpawnCliOptions & { timeoutMs?: number } = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawnCli(args, options);
     let stdout = '';
