@@ -85,6 +85,8 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--exclude <globs>', 'leave out paths matching these globs', collect, [])
     .option('--max-cycles <n>', 'most cycles (1-5)', '3')
     .option('--single', 'one cycle only (the one-shot baseline)')
+    .option('--judge-cmd <command>', 'judge each cycle with this shell command: task and candidates as JSON on stdin, {"evaluations": [...]} on stdout')
+    .option('--judge-timeout <seconds>', 'most seconds one judgement may take (default 120)')
     .option('--json', 'print the full result with the cycle trace')
     .action(async (text: string, opts) => setExit(await runQuery(io, text, opts)));
   program

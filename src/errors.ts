@@ -65,3 +65,11 @@ export class AbortError extends CodeIndexError {
     super(message);
   }
 }
+
+/** An outside judge (a `--judge-cmd` command) failed, timed out, or answered with something that is not a judgement. */
+export class JudgeError extends CodeIndexError {
+  override readonly exitCode = 7;
+  constructor(message: string, readonly command: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}

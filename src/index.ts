@@ -21,6 +21,7 @@ export {
   IndexCorruptError,
   ParseError,
   AbortError,
+  JudgeError,
 } from './errors.js';
 export { retrieve, type RetrieveOptions } from './retrieve/retrieve.js';
 export { startRetrieval, RetrievalSession, type RetrievalSessionOptions, type SessionCandidate, type JudgeStep } from './retrieve/retrieval-session.js';

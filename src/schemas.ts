@@ -145,16 +145,67 @@ const BudgetedChunk = ResultChunk.extend({
   textTruncated: z.literal(true).optional().describe('set when only the first lines of the chunk fitted the budget'),
 });
 
-/** The `retrieve_context` tool: the RetrievalResult with code within a token budget. */
+/** A chunk of a candidate file offered to a judge: its code (within the token budget) and where it is. */
+const CandidateChunk = z.object({
+  chunkId: z.string(),
+  symbol: z.string(),
+  kind,
+  parent: z.string().nullable(),
+  startLine: line,
+  endLine: line,
+  text: z.string().optional().describe('the code; left out when the token budget ran out or the file was judged before'),
+  textTruncated: z.literal(true).optional().describe('set when only the first lines of the chunk fitted the budget'),
+});
+
+/** A file a judge is asked to score in this cycle. */
+const Candidate = z.object({
+  path: relPath,
+  hint: z.object({ relevance, reason: z.string() }).describe("the built-in judge's opinion; it stands when the file is not judged"),
+  previous: z.object({ relevance, cycle: z.number().int().min(1) }).optional().describe('your judgement of this file in an earlier cycle'),
+  chunks: z.array(CandidateChunk),
+});
+
+/** A judge's verdict on one file (the `judge_context` tool and `query --judge-cmd` take a list of these). */
+export const JudgementShape = z.object({
+  path: relPath.describe('a candidate path of the current cycle'),
+  relevance: relevance.describe('0.8-1 implements the task; 0.5-0.7 related; 0.2-0.4 tangential; < 0.2 irrelevant (never shown again)'),
+  reason: z.string().optional(),
+  missingContext: z.array(z.string()).optional().describe('what is still missing to act on the file, e.g. "definition of TokenBucket"'),
+});
+
+/**
+ * The `retrieve_context` and `judge_context` tools. `status: done` carries the answer (results, related, cycles,
+ * stoppedBecause) with code within the token budget; `status: judge` (only with `judge: "agent"`) carries the
+ * session, the cycle and its candidates for the agent to judge with `judge_context`.
+ */
 export const RetrieveContextOutput = z.object({
-  results: z.array(resultFile(BudgetedChunk)).describe('files at or above the high threshold, best first'),
-  related: z.array(resultFile(BudgetedChunk)).describe('files in the related band, best first'),
-  cycles: z.array(CycleTrace),
-  stoppedBecause,
+  status: z.enum(['done', 'judge']).describe('done: the answer is here; judge: call judge_context with evaluations of the candidates'),
+  results: z.array(resultFile(BudgetedChunk)).optional().describe('status done: files at or above the high threshold, best first'),
+  related: z.array(resultFile(BudgetedChunk)).optional().describe('status done: files in the related band, best first'),
+  cycles: z.array(CycleTrace).optional().describe('status done: the cycle trace'),
+  stoppedBecause: stoppedBecause.optional(),
+  sessionId: z.string().optional().describe('judge: the retrieval session to pass to judge_context'),
+  cycle: z.number().int().min(1).optional().describe('judge: the cycle whose candidates are listed'),
+  maxCycles: z.number().int().min(1).optional(),
+  candidates: z.array(Candidate).optional().describe('judge: the files to judge, the built-in judge\'s best first'),
   tokenBudget: count.describe('the budget for code, in approximate tokens (chars / 4)'),
   tokensUsed: count.describe('approximate tokens of the code returned'),
   truncated: z.boolean().describe('true when some chunk code was left out or cut to fit the budget'),
 });
+
+/** What `query --judge-cmd` writes to the judge command's stdin, once per cycle. */
+export const JudgeRequest = z.object({
+  task: z.object({ text: z.string(), keywords: z.array(z.string()), patterns: z.array(z.string()), excludes: z.array(z.string()) }),
+  cycle: z.number().int().min(1),
+  maxCycles: z.number().int().min(1),
+  learnedTerms: z.array(z.string()).describe('the code base\'s own words for the task, learned from earlier cycles'),
+  focusAreas: z.array(z.string()).describe('gaps left open by earlier cycles'),
+  bands: z.string().describe('how to score'),
+  candidates: z.array(Candidate),
+});
+
+/** What a `query --judge-cmd` command prints on stdout: one evaluation per candidate it judges (others keep the hint). */
+export const JudgeResponse = z.object({ evaluations: z.array(JudgementShape) });
 
 /** The `index_status` tool: IndexStats plus the watcher state. */
 export const IndexStatusOutput = IndexStatsShape.extend({
@@ -202,6 +253,9 @@ export const OUTPUT_SCHEMAS = Object.freeze({
   modelList: ModelListOutput,
   watchEvent: WatchEventOutput,
   retrieveContext: RetrieveContextOutput,
+  judgeContext: RetrieveContextOutput,
+  judgeRequest: JudgeRequest,
+  judgeResponse: JudgeResponse,
   searchCode: SearchOutput,
   indexStatus: IndexStatusOutput,
   reindex: UpdateReportOutput,
@@ -219,6 +273,9 @@ const TITLES: Record<SchemaName, string> = {
   modelList: 'codescout model list --json',
   watchEvent: 'codescout watch --json (one line)',
   retrieveContext: 'MCP tool retrieve_context (structuredContent)',
+  judgeContext: 'MCP tool judge_context (structuredContent)',
+  judgeRequest: 'codescout query --judge-cmd: the document on the command\'s stdin',
+  judgeResponse: 'codescout query --judge-cmd: the document the command prints',
   searchCode: 'MCP tool search_code (structuredContent)',
   indexStatus: 'MCP tool index_status (structuredContent)',
   reindex: 'MCP tool reindex (structuredContent)',

@@ -1,8 +1,12 @@
-import { openIndex } from '../code-index.js';
+import { openIndex, type CodeIndex } from '../code-index.js';
+import { ConfigError } from '../errors.js';
+import { startRetrieval } from '../retrieve/retrieval-session.js';
+import type { Task } from '../retrieve/task.js';
+import { judgeCycle, JUDGE_COMMAND_LIMITS } from './judge-command.js';
 import { retrieve } from '../retrieve/retrieve.js';
 import type { ResultFile, RetrievalResult } from '../retrieve/retrieval-result.js';
 import { indexOptions, parsePositiveInt, printNotes, type IndexCliOptions } from './index-commands.js';
-import { printJson, println, type CliIO } from './output.js';
+import { eprintln, printJson, println, type CliIO } from './output.js';
 
 /** Options of `codescout query`. */
 export interface QueryCliOptions extends IndexCliOptions {
@@ -12,21 +16,36 @@ export interface QueryCliOptions extends IndexCliOptions {
   exclude?: string[];
   maxCycles?: string;
   single?: boolean;
+  judgeCmd?: string;
+  judgeTimeout?: string;
 }
 
 /** `codescout query "<text>"`: the iterative retrieval loop. */
 export async function runQuery(io: CliIO, text: string, o: QueryCliOptions): Promise<number> {
   const maxCycles = o.single ? 1 : parsePositiveInt(o.maxCycles ?? '3', '--max-cycles');
+  if (o.judgeCmd !== undefined && o.judgeCmd.trim() === '') throw new ConfigError('--judge-cmd is empty. Give the command that judges, e.g. --judge-cmd "python judge.py".', '--judge-cmd');
+  const timeoutMs = o.judgeTimeout === undefined ? JUDGE_COMMAND_LIMITS.timeoutMs : parsePositiveInt(o.judgeTimeout, '--judge-timeout') * 1000;
   const index = await openIndex(indexOptions(o.root, o));
   try {
     printNotes(io, index);
-    const result = await retrieve(index, { text, keywords: o.keywords, patterns: o.patterns, excludes: o.exclude, maxCycles });
+    const task = { text, keywords: o.keywords, patterns: o.patterns, excludes: o.exclude, maxCycles };
+    const result = o.judgeCmd === undefined ? await retrieve(index, task) : await retrieveJudgedBy(io, index, task, o.judgeCmd, timeoutMs!);
     if (o.json) printJson(io, result);
     else printHuman(io, result, index.stats().chunks);
     return 0;
   } finally {
     await index.close();
   }
+}
+
+/** The loop with an outside judge: the command judges every cycle's candidates. */
+async function retrieveJudgedBy(io: CliIO, index: CodeIndex, task: Task, command: string, timeoutMs: number): Promise<RetrievalResult> {
+  const session = await startRetrieval(index, task);
+  while (!session.isDone) {
+    eprintln(io, `judge: cycle ${session.cycle}, ${session.candidates().length} candidate files`);
+    await judgeCycle(session, { command, timeoutMs, cwd: index.config.root });
+  }
+  return session.result();
 }
 
 function printHuman(io: CliIO, r: RetrievalResult, chunks: number): void {

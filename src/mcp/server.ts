@@ -2,13 +2,15 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { EvaluateFn, Evaluator } from '../retrieve/evaluator.js';
 import type { IndexSession } from './index-session.js';
 import type { Log } from './tool-result.js';
+import { JudgeSessions, type JudgeSessionsOptions } from './judge-sessions.js';
 import { registerIndexStatus } from './tools/index-status.js';
+import { registerJudgeContext } from './tools/judge-context.js';
 import { registerReindex } from './tools/reindex.js';
 import { registerRetrieveContext } from './tools/retrieve-context.js';
 import { registerSearchCode } from './tools/search-code.js';
 
 /** The tools the server offers, in the order they are listed. */
-export const TOOL_NAMES = Object.freeze(['retrieve_context', 'search_code', 'index_status', 'reindex'] as const);
+export const TOOL_NAMES = Object.freeze(['retrieve_context', 'judge_context', 'search_code', 'index_status', 'reindex'] as const);
 
 /** Options of {@link createMcpServer}. */
 export interface McpServerOptions {
@@ -19,11 +21,14 @@ export interface McpServerOptions {
   readonly version: string;
   /** Replaces the default evaluator of `retrieve_context` (e.g. an LLM judge). */
   readonly evaluate?: EvaluateFn | Evaluator;
+  /** Bounds of the agent-judged sessions (time to live, count). */
+  readonly judgeSessions?: JudgeSessionsOptions;
 }
 
 const INSTRUCTIONS =
   'codescout searches a local semantic index of one code base. For a task, call retrieve_context with the task in ' +
-  'words (plus keywords you know); it returns high-relevance files with their code within tokenBudget. Use ' +
+  'words (plus keywords you know); it returns high-relevance files with their code within tokenBudget. To judge ' +
+  'the candidates yourself (better answers), call it with judge "agent" and answer each cycle with judge_context. Use ' +
   'search_code to look up a name. Paths are relative to the indexed root.';
 
 /**
@@ -35,7 +40,9 @@ const INSTRUCTIONS =
  */
 export function createMcpServer(o: McpServerOptions): McpServer {
   const server = new McpServer({ name: 'codescout', version: o.version }, { capabilities: { logging: {} }, instructions: INSTRUCTIONS });
-  registerRetrieveContext(server, o);
+  const sessions = new JudgeSessions(o.judgeSessions);
+  registerRetrieveContext(server, { ...o, sessions });
+  registerJudgeContext(server, { ...o, sessions });
   registerSearchCode(server, o);
   registerIndexStatus(server, o);
   registerReindex(server, o);

@@ -15,13 +15,22 @@ export function toolResult(value: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
 }
 
+/** A tool result whose text block is written for people and agents to read, instead of the JSON. */
+export class ToolReply {
+  constructor(
+    readonly value: Record<string, unknown>,
+    readonly text: string,
+  ) {}
+}
+
 /**
  * Runs a tool body and turns any failure into an error result (`isError: true`) with a message that says what
  * went wrong and what to do, so one bad call never takes the server down. Unexpected errors are also logged.
  */
-export async function runTool(log: Log, name: string, body: () => Promise<Record<string, unknown>>): Promise<CallToolResult> {
+export async function runTool(log: Log, name: string, body: () => Promise<Record<string, unknown> | ToolReply>): Promise<CallToolResult> {
   try {
-    return toolResult(await body());
+    const out = await body();
+    return out instanceof ToolReply ? { content: [{ type: 'text', text: out.text }], structuredContent: out.value } : toolResult(out);
   } catch (error) {
     const message =
       error instanceof CodeIndexError

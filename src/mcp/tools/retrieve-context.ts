@@ -1,13 +1,15 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
 import type { EvaluateFn, Evaluator } from '../../retrieve/evaluator.js';
+import { JUDGE_BANDS } from '../../retrieve/candidate-view.js';
 import { retrieve } from '../../retrieve/retrieve.js';
+import { startRetrieval } from '../../retrieve/retrieval-session.js';
 import { MAX_TASK_CHARS } from '../../retrieve/task.js';
 import { RetrieveContextOutput } from '../../schemas.js';
-import { loadChunkCode } from '../chunk-code.js';
 import type { IndexSession } from '../index-session.js';
+import type { JudgeSessions } from '../judge-sessions.js';
+import { contextPack, judgeStep } from '../context-pack.js';
 import { checkGlobs } from '../root-paths.js';
-import { fitCodeToBudget } from '../token-budget.js';
 import { progressFor, runTool, type Log } from '../tool-result.js';
 
 /** Code returned by default, in approximate tokens (chars / 4). */
@@ -17,33 +19,42 @@ export const MAX_TOKEN_BUDGET = 100_000;
 
 const globs = (what: string) => z.array(z.string().min(1)).max(50).optional().describe(what);
 
-/** Arguments of `retrieve_context`: the retrieval Task plus a token budget for code. */
+/** The token budget argument of `retrieve_context` and `judge_context`. */
+export const tokenBudgetArg = z
+  .number()
+  .int()
+  .min(0)
+  .max(MAX_TOKEN_BUDGET)
+  .optional()
+  .describe(`approximate tokens of code to return, best chunks first (default ${DEFAULT_TOKEN_BUDGET}; 0 = paths and line ranges only)`);
+
+/** Arguments of `retrieve_context`: the retrieval Task, who judges, and a token budget for code. */
 export const RetrieveContextInput = {
   text: z.string().min(1).max(MAX_TASK_CHARS).describe('the task in natural language, e.g. "add rate limiting to the API endpoints"'),
   keywords: z.array(z.string().min(1)).max(50).optional().describe('identifiers or words you already know belong to the task'),
   patterns: globs('search only within these globs (relative to the root, e.g. "src/net/**")'),
   excludes: globs('leave out paths matching these globs'),
   maxCycles: z.number().int().min(1).max(5).optional().describe('most search-evaluate-refine cycles (default 3)'),
-  tokenBudget: z
-    .number()
-    .int()
-    .min(0)
-    .max(MAX_TOKEN_BUDGET)
+  judge: z
+    .enum(['builtin', 'agent'])
     .optional()
-    .describe(`approximate tokens of code to return, best chunks first (default ${DEFAULT_TOKEN_BUDGET}; 0 = paths and line ranges only)`),
+    .describe('who judges each cycle: builtin (default; one call returns the answer) or agent (you: the call returns candidates to score with judge_context)'),
+  tokenBudget: tokenBudgetArg,
 };
 
-/** Registers `retrieve_context`: the iterative retrieval loop, with the code of the best chunks within a budget. */
-export function registerRetrieveContext(server: McpServer, o: { session: IndexSession; log: Log; evaluate?: EvaluateFn | Evaluator }): void {
+/** Registers `retrieve_context`: the iterative retrieval loop, judged by the built-in judge or by the agent. */
+export function registerRetrieveContext(server: McpServer, o: { session: IndexSession; log: Log; sessions: JudgeSessions; evaluate?: EvaluateFn | Evaluator }): void {
   server.registerTool(
     'retrieve_context',
     {
       title: 'Retrieve context for a task',
       description:
         'Finds the files and code a task needs: searches the local semantic index, judges every file (relevance 0..1, ' +
-        'reason, missing context), learns the code base\'s words and searches again, up to maxCycles. Returns the ' +
-        'high-relevance files (results, >= 0.7), related files (0.4-0.7), the cycle trace, and the code of the best ' +
-        'chunks within tokenBudget (results first).',
+        'reason, missing context), learns the code base\'s words and searches again, up to maxCycles. With the default ' +
+        'judge it returns status "done": high-relevance files (results, >= 0.7), related files (0.4-0.7), the cycle ' +
+        'trace, and the code of the best chunks within tokenBudget. With judge "agent" you are the judge: it returns ' +
+        'status "judge", a sessionId and the first cycle\'s candidate files with their code and a built-in hint; score ' +
+        `them with judge_context. ${JUDGE_BANDS}`,
       inputSchema: RetrieveContextInput,
       outputSchema: RetrieveContextOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -59,19 +70,14 @@ export function registerRetrieveContext(server: McpServer, o: { session: IndexSe
           excludes: checkGlobs(root, args.excludes, 'excludes'),
           maxCycles: args.maxCycles,
         };
-        const result = await retrieve(o.session.index, task, { evaluate: o.evaluate });
         const tokenBudget = args.tokenBudget ?? DEFAULT_TOKEN_BUDGET;
-        const textOf = await loadChunkCode(root, [...result.results, ...result.related]);
-        const code = fitCodeToBudget({ results: result.results, related: result.related, budgetTokens: tokenBudget, textOf });
-        return {
-          results: code.results,
-          related: code.related,
-          cycles: result.cycles,
-          stoppedBecause: result.stoppedBecause,
-          tokenBudget,
-          tokensUsed: code.tokensUsed,
-          truncated: code.truncated,
-        };
+        if (args.judge === 'agent') {
+          const session = await startRetrieval(o.session.index, task);
+          const sessionId = o.sessions.add(session, tokenBudget);
+          return judgeStep({ session, sessionId, tokenBudget });
+        }
+        const result = await retrieve(o.session.index, task, { evaluate: o.evaluate });
+        return contextPack({ root, result, tokenBudget });
       }),
   );
 }

@@ -1,0 +1,44 @@
+import { renderCandidates, viewCandidates } from '../retrieve/candidate-view.js';
+import type { RetrievalResult } from '../retrieve/retrieval-result.js';
+import type { RetrievalSession } from '../retrieve/retrieval-session.js';
+import { loadChunkCode } from './chunk-code.js';
+import { fitCodeToBudget } from './token-budget.js';
+import { ToolReply } from './tool-result.js';
+
+/** The answer of a retrieval as `retrieve_context` returns it: results first, then related, code within the budget. */
+export async function contextPack(o: { root: string; result: RetrievalResult; tokenBudget: number }): Promise<Record<string, unknown>> {
+  const { result, tokenBudget } = o;
+  const textOf = await loadChunkCode(o.root, [...result.results, ...result.related]);
+  const code = fitCodeToBudget({ results: result.results, related: result.related, budgetTokens: tokenBudget, textOf });
+  return {
+    status: 'done',
+    results: code.results,
+    related: code.related,
+    cycles: result.cycles,
+    stoppedBecause: result.stoppedBecause,
+    tokenBudget,
+    tokensUsed: code.tokensUsed,
+    truncated: code.truncated,
+  };
+}
+
+/** One cycle of an agent-judged session: its candidates with code within the budget, and how to answer. */
+export function judgeStep(o: { session: RetrievalSession; sessionId: string; tokenBudget: number }): ToolReply {
+  const { session, sessionId, tokenBudget } = o;
+  const view = viewCandidates(session.candidates(), tokenBudget);
+  const value = {
+    status: 'judge',
+    sessionId,
+    cycle: session.cycle,
+    maxCycles: session.task.maxCycles,
+    candidates: view.candidates,
+    tokenBudget,
+    tokensUsed: view.tokensUsed,
+    truncated: view.truncated,
+  };
+  const text =
+    `Cycle ${session.cycle} of at most ${session.task.maxCycles} for: ${session.task.text}\n` +
+    `Judge these ${view.candidates.length} files with judge_context({ sessionId: "${sessionId}", evaluations: [{ path, relevance, reason?, missingContext? }] }).\n\n` +
+    renderCandidates(view.candidates);
+  return new ToolReply(value, text);
+}
