@@ -183,25 +183,27 @@ async function readOpened(opened: OpenedFile | { refused: ReadRefusal }): Promis
   }
 }
 
+/** Flags of the synchronous read: the path may hold links (checked after the open), so no O_NOFOLLOW. */
+const SYNC_READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
 /**
- * Synchronous {@link readInsideRoot} as text, for the ignore files the path filter reads on demand. A blocking
- * read here would stop the whole event loop (no Ctrl-C), hence the same O_NONBLOCK and fstat rule. Never throws.
+ * Synchronous {@link readInsideRoot} as text, for the ignore files the path filter reads in every folder. A
+ * blocking read here would stop the whole event loop (no Ctrl-C), hence the same O_NONBLOCK and fstat rule.
+ * It opens first and checks where the handle really points afterwards: most ignore files are missing, and
+ * realpath() of a path 1,000 folders deep costs a walk per component. Never throws.
  */
 export function readTextInsideRootSync(o: InsideRootOptions): string | { refused: ReadRefusal } {
-  let realPath: string;
   let fd: number;
   try {
-    realPath = realpathSync(o.absPath);
-    if (!isInsideRoot(o.realRoot, realPath)) return { refused: OUTSIDE };
-    fd = openSync(realPath, READ_FLAGS);
+    fd = openSync(o.absPath, SYNC_READ_FLAGS);
   } catch (error) {
     return { refused: refusal(error) };
   }
   try {
     const notRegular = notRegularReason(fstatSync(fd));
     if (notRegular !== null) return { refused: { reason: notRegular } };
-    const actual = openedPathSync(fd);
-    if (actual !== null && !isInsideRoot(o.realRoot, actual)) return { refused: OUTSIDE };
+    const actual = openedPathSync(fd) ?? realpathSync.native(o.absPath);
+    if (!isInsideRoot(o.realRoot, actual)) return { refused: OUTSIDE };
     return readFileSync(fd, 'utf8');
   } catch (error) {
     return { refused: refusal(error) };

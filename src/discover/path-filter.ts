@@ -62,7 +62,7 @@ function readIgnoreFile(realRoot: string | null, path: string): string | null {
 
 function realRootOf(root: string): string | null {
   try {
-    return realpathSync(root);
+    return realpathSync.native(root);
   } catch {
     return null; // a missing root has no ignore files; discovery reports the root itself
   }
