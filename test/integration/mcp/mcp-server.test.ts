@@ -21,10 +21,10 @@ async function serve(extra: readonly string[] = []): Promise<{ tree: TempTree; m
 const SMALL_REPO_FILES = Object.keys(SMALL_REPO).length;
 
 describe('codescout mcp (child process, real model)', () => {
-  it('lists exactly the four tools, each with input and output schemas', async () => {
+  it('lists exactly the five tools, each with input and output schemas', async () => {
     const { mcp } = await serve();
     const { tools } = await mcp.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['retrieve_context', 'search_code', 'index_status', 'reindex']);
+    expect(tools.map((t) => t.name)).toEqual(['retrieve_context', 'judge_context', 'search_code', 'index_status', 'reindex']);
     expect(tools.map((t) => t.name)).toEqual([...TOOL_NAMES]);
     for (const t of tools) {
       expect(t.inputSchema.type).toBe('object');
@@ -32,6 +32,7 @@ describe('codescout mcp (child process, real model)', () => {
     }
     expect(tools.find((t) => t.name === 'retrieve_context')!.inputSchema.required).toEqual(['text']);
     expect(tools.find((t) => t.name === 'search_code')!.inputSchema.required).toEqual(['query']);
+    expect(tools.find((t) => t.name === 'judge_context')!.inputSchema.required).toEqual(['sessionId', 'evaluations']);
   });
 
   it('builds the empty index on first use with progress notifications, and every tool result matches its schema', async () => {

@@ -21,7 +21,7 @@ const stats = {
 describe('SCHEMAS', () => {
   it('has one draft-07 schema per CLI output and MCP tool result, each compiling under ajv strict mode', () => {
     expect(Object.keys(SCHEMAS).sort()).toEqual(
-      ['index', 'indexStatus', 'modelFetch', 'modelList', 'query', 'reindex', 'retrieveContext', 'search', 'searchCode', 'status', 'watchEvent'],
+      ['index', 'indexStatus', 'judgeContext', 'judgeRequest', 'judgeResponse', 'modelFetch', 'modelList', 'query', 'reindex', 'retrieveContext', 'search', 'searchCode', 'status', 'watchEvent'],
     );
     for (const schema of Object.values(SCHEMAS)) {
       expect(schema.$schema).toBe('http://json-schema.org/draft-07/schema#');
@@ -81,14 +81,31 @@ describe('SCHEMAS', () => {
 
   it('retrieveContext: code on chunks, the budget fields required, textTruncated only as true', () => {
     const withCode = { ...file, chunks: [{ ...chunk, text: 'export function throttleRequests() {}' }, { ...chunk, startLine: 30, endLine: 90, text: 'class A {', textTruncated: true }] };
-    const result = { results: [withCode], related: [], cycles: [cycle], stoppedBecause: 'max-cycles', tokenBudget: 4000, tokensUsed: 12, truncated: true };
+    const result = { status: 'done', results: [withCode], related: [], cycles: [cycle], stoppedBecause: 'max-cycles', tokenBudget: 4000, tokensUsed: 12, truncated: true };
     expect(check('retrieveContext', result)).toBe(true);
+    const { status, ...withoutStatus } = result;
+    expect(status).toBe('done');
+    expect(check('retrieveContext', withoutStatus)).toBe(false);
     const { tokensUsed, ...withoutUsed } = result;
     expect(tokensUsed).toBe(12);
     expect(check('retrieveContext', withoutUsed)).toBe(false);
     expect(check('retrieveContext', { ...result, results: [{ ...file, chunks: [{ ...chunk, textTruncated: false }] }] })).toBe(false);
     // The CLI query output has no budget fields.
     expect(check('query', result)).toBe(false);
+  });
+
+  it('judge steps: candidates with a hint and optional code; judge responses need a path and a relevance in 0..1', () => {
+    const candidate = { path: 'src/a.ts', hint: { relevance: 0.7, reason: 'close' }, chunks: [{ chunkId: 'c1', symbol: 'a', kind: 'function', parent: null, startLine: 1, endLine: 3, text: 'function a() {}' }] };
+    const step = { status: 'judge', sessionId: 's', cycle: 1, maxCycles: 3, candidates: [candidate], tokenBudget: 100, tokensUsed: 4, truncated: false };
+    expect(check('judgeContext', step)).toBe(true);
+    expect(check('judgeContext', { ...step, status: 'thinking' })).toBe(false);
+    expect(check('judgeContext', { ...step, candidates: [{ ...candidate, hint: { relevance: 2, reason: 'x' } }] })).toBe(false);
+    const request = { task: { text: 't', keywords: [], patterns: [], excludes: [] }, cycle: 1, maxCycles: 3, learnedTerms: [], focusAreas: [], bands: 'b', candidates: [candidate] };
+    expect(check('judgeRequest', request)).toBe(true);
+    expect(check('judgeResponse', { evaluations: [{ path: 'src/a.ts', relevance: 0.9, reason: 'r', missingContext: ['definition of B'] }] })).toBe(true);
+    expect(check('judgeResponse', { evaluations: [{ path: 'src/a.ts' }] })).toBe(false);
+    expect(check('judgeResponse', { evaluations: [{ path: 'src/a.ts', relevance: -0.1 }] })).toBe(false);
+    expect(check('judgeResponse', { evaluations: [{ path: 'src/a.ts', relevance: 0.5, extra: 1 }] })).toBe(false);
   });
 
   it('watchEvent: a ready or an updated line, nothing else', () => {
