@@ -51,7 +51,8 @@ interface FileState {
   judged: boolean;
   /** The built-in judge's best relevance for the file: orders files the judge scored alike. */
   hint: number;
-  chunks: Map<string, { row: ChunkRow; relevance: number }>;
+  /** `hint`: the built-in judge's relevance of the chunk, which orders chunks a judge scored alike. */
+  chunks: Map<string, { row: ChunkRow; relevance: number; hint: number }>;
 }
 
 const samples = new WeakMap<CodeIndex, VectorSample>();
@@ -86,6 +87,8 @@ export class RetrievalSession {
   private scored: ScoredChunk[] = [];
   private started = 0;
   private readonly files = new Map<string, FileState>();
+  /** The built-in judge's relevance per chunk id in the cycle being judged. */
+  private chunkHints = new Map<string, number>();
   private readonly cycles: CycleTrace[] = [];
   private readonly idfCache = new Map<string, number>();
   private readonly builtin: Evaluator;
@@ -164,6 +167,7 @@ export class RetrievalSession {
     const judged = new Set(evaluations.map((e) => e.path));
     const hinted = this.current.filter((c) => !judged.has(c.path)).map((c) => c.hint);
     const unseen = this.current.filter((c) => !this.files.has(c.path)).length;
+    this.chunkHints = new Map(this.current.flatMap((c) => Object.entries(c.hint.chunkRelevance ?? {})));
     const newFiles = this.merge(evaluations, true) + this.merge(hinted, false);
     for (const c of this.current) {
       const f = this.files.get(c.path)!;
@@ -296,7 +300,9 @@ export class RetrievalSession {
       for (const row of rowsByFile.get(e.path) ?? []) {
         const r = target.judged && !byJudge ? target.evaluation.relevance : (e.chunkRelevance?.[row.chunkId] ?? relevance);
         const prev = target.chunks.get(row.chunkId);
-        if (!prev || r > prev.relevance) target.chunks.set(row.chunkId, { row, relevance: r });
+        const hint = Math.max(prev?.hint ?? 0, this.chunkHints.get(row.chunkId) ?? 0);
+        if (!prev || r > prev.relevance) target.chunks.set(row.chunkId, { row, relevance: r, hint });
+        else prev.hint = hint;
       }
     }
     return fresh;
@@ -320,12 +326,12 @@ export class RetrievalSession {
 }
 
 function topChunks(f: FileState, n: number): Array<{ row: ChunkRow; relevance: number }> {
-  return [...f.chunks.values()].sort((a, b) => b.relevance - a.relevance).slice(0, n);
+  return [...f.chunks.values()].sort((a, b) => b.relevance - a.relevance || b.hint - a.hint).slice(0, n);
 }
 
 function toResultFile(f: FileState): ResultFile {
   const chunks = [...f.chunks.values()]
-    .sort((a, b) => b.relevance - a.relevance || a.row.startLine - b.row.startLine)
+    .sort((a, b) => b.relevance - a.relevance || b.hint - a.hint || a.row.startLine - b.row.startLine)
     .map(({ row, relevance }) => ({ symbol: row.symbol, kind: row.kind, parent: row.parent, startLine: row.startLine, endLine: row.endLine, relevance }));
   return { path: f.evaluation.path, relevance: f.evaluation.relevance, reason: f.evaluation.reason, chunks, missingContext: f.evaluation.missingContext, cycle: f.cycle };
 }
