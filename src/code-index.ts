@@ -7,6 +7,7 @@ import { resolveRealRoot } from './discover/open-regular-file.js';
 import { createEmbedder } from './embed/create-embedder.js';
 import type { Embedder } from './embed/embedder.js';
 import { ConfigError, IndexMismatchError } from './errors.js';
+import { discoverySettingsFor, type DiscoverySettings } from './indexer/discovery-settings.js';
 import { indexDirFor, isWritableLocation, readonlyLocationError } from './indexer/index-location.js';
 import { openCatalogOrQuarantine, replaceDamagedCatalog } from './indexer/open-storage.js';
 import { prepareRebuild } from './indexer/rebuild-catalog.js';
@@ -85,6 +86,7 @@ export interface IndexStats {
 export async function openIndex(options: OpenIndexOptions): Promise<CodeIndex> {
   const config = resolveConfig(options);
   const indexDir = indexDirFor(config.cacheDir, config.root);
+  const discovery = discoverySettingsFor(config, indexDir);
   try {
     await mkdir(indexDir, { recursive: true });
   } catch (error) {
@@ -144,7 +146,7 @@ export async function openIndex(options: OpenIndexOptions): Promise<CodeIndex> {
   if (opened.rebuilt && opened.isRepair === true && catalog.liveRowIds().length > 0) {
     note(`The vector index could not be used (${opened.rebuildReason}); rebuilt it from the catalog's cached vectors, nothing re-embedded.`);
   }
-  return new CodeIndex({ config, indexDir, catalog, vectors: opened.store, revision, notes, readonly, ...options });
+  return new CodeIndex({ config, indexDir, discovery, catalog, vectors: opened.store, revision, notes, readonly, ...options });
 }
 
 /** One root's index: the catalog (truth), the vector store (derived) and, lazily, the embedder. */
@@ -153,6 +155,8 @@ export class CodeIndex {
   readonly config: Config;
   /** The folder holding this index's files. */
   readonly indexDir: string;
+  /** What discovery of this index honours (globs, size cap, excluded folders, the secret policy): for every caller that inspects files. */
+  readonly discovery: DiscoverySettings;
   /** Messages about recovery done while opening or writing (damaged files moved aside, rebuilt vectors). */
   readonly notes: readonly string[];
   /** True when the index location cannot be written: searches work, writes throw ConfigError. */
@@ -172,6 +176,7 @@ export class CodeIndex {
   constructor(o: {
     config: Config;
     indexDir: string;
+    discovery: DiscoverySettings;
     catalog: Catalog;
     vectors: HnswStore;
     revision: string;
@@ -183,6 +188,7 @@ export class CodeIndex {
   }) {
     this.config = o.config;
     this.indexDir = o.indexDir;
+    this.discovery = o.discovery;
     this.catalog = o.catalog;
     this.vectors = o.vectors;
     this.revision = o.revision;
@@ -391,13 +397,7 @@ export class CodeIndex {
   /** Discovers the root, drops files no longer there, indexes the rest; the index then matches the disk. */
   private async fullPass(indexer: Indexer, counters: PassCounters, options: { onProgress?: ProgressListener; signal?: AbortSignal }): Promise<void> {
     options.onProgress?.({ phase: 'discover', filesDone: 0, filesTotal: 0, chunksEmbedded: 0 });
-    const found = await discoverFiles({
-      root: this.config.root,
-      include: this.config.include,
-      exclude: this.config.exclude,
-      maxFileBytes: this.config.maxFileBytes,
-      signal: options.signal,
-    });
+    const found = await discoverFiles({ ...this.discovery, signal: options.signal });
     counters.skipped.push(...found.skipped);
     const present = new Set(found.files.map((f) => f.path));
     indexer.removeFiles(this.catalog.listFiles().map((f) => f.path).filter((p) => !present.has(p)), counters);
@@ -406,7 +406,9 @@ export class CodeIndex {
   }
 
   private indexerFor(embedder: Embedder, realRoot: string): Indexer {
-    return new Indexer({ catalog: this.catalog, vectors: this.vectors, chunker: this.chunker, embedder: async () => embedder, realRoot });
+    return new Indexer({
+      catalog: this.catalog, vectors: this.vectors, chunker: this.chunker, embedder: async () => embedder, realRoot, secrets: this.discovery.secrets,
+    });
   }
 
   /** Moves the damaged catalog aside (the write lock is held) and continues with a fresh catalog and empty vectors. */

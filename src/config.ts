@@ -1,6 +1,7 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readConfigFile } from './config-file.js';
 import { ConfigError } from './errors.js';
 import { DEFAULT_MODEL_ID, MODELS, type ModelSpec } from './embed/models.js';
 
@@ -43,6 +44,8 @@ export interface IndexOptions {
   maxFileBytes?: number;
   /** How long a writer waits for another writer's lock before failing (ms). */
   lockWaitMs?: number;
+  /** Globs of files indexed even though the secret policy would skip them; added to `secrets.allow` of codescout.json. */
+  secretsAllow?: string[];
 }
 
 /** The complete, frozen configuration every stage reads. */
@@ -57,11 +60,13 @@ export interface Config {
   readonly exclude: readonly string[];
   readonly maxFileBytes: number;
   readonly lockWaitMs: number;
+  /** Globs exempt from the secret policy: `secrets.allow` of `<root>/codescout.json`, then `secretsAllow`. */
+  readonly secretsAllow: readonly string[];
 }
 
 /**
- * Resolves options + environment into a complete Config. The only reader of process.env.
- * @throws ConfigError when the root is missing or not a folder, or the model is unknown.
+ * Resolves options + environment + `<root>/codescout.json` into a complete Config. The only reader of process.env.
+ * @throws ConfigError when the root is missing or not a folder, the model is unknown, or codescout.json is bad.
  */
 export function resolveConfig(options: IndexOptions, env: NodeJS.ProcessEnv = process.env): Config {
   const root = path.resolve(options.root);
@@ -70,6 +75,7 @@ export function resolveConfig(options: IndexOptions, env: NodeJS.ProcessEnv = pr
   const modelId = options.model ?? env.CODESCOUT_MODEL ?? DEFAULTS.model;
   const model = resolveModelSpec(modelId);
   const cacheDir = path.resolve(options.cacheDir ?? env.CODESCOUT_CACHE_DIR ?? path.join(root, DEFAULTS.cacheDirName));
+  const fileSettings = readConfigFile(root, realpathSync.native(root));
   const maxFileBytes = options.maxFileBytes ?? DEFAULTS.maxFileBytes;
   if (!Number.isFinite(maxFileBytes) || maxFileBytes <= 0) {
     throw new ConfigError(`maxFileBytes must be a positive number of bytes, got ${maxFileBytes}.`, 'maxFileBytes');
@@ -85,6 +91,7 @@ export function resolveConfig(options: IndexOptions, env: NodeJS.ProcessEnv = pr
     exclude: Object.freeze([...(options.exclude ?? [])]),
     maxFileBytes,
     lockWaitMs: options.lockWaitMs ?? DEFAULTS.lockWaitMs,
+    secretsAllow: Object.freeze([...fileSettings.secretsAllow, ...(options.secretsAllow ?? [])]),
   });
 }
 

@@ -6,6 +6,7 @@ import type { SkippedFile, SourceFile } from '../types.js';
 import { inspectFile, skipReasonForName, DEFAULT_MAX_FILE_BYTES } from './file-guards.js';
 import { isInsideRoot, resolveRealRoot } from './open-regular-file.js';
 import { createPathFilter, type PathFilterOptions } from './path-filter.js';
+import { DEFAULT_SECRET_POLICY, type SecretPolicy } from './secret-policy.js';
 
 /** Options of `discoverFiles`. */
 export interface DiscoverOptions extends PathFilterOptions {
@@ -15,6 +16,8 @@ export interface DiscoverOptions extends PathFilterOptions {
   readonly maxFileBytes?: number;
   /** Ends the walk between directories and files with AbortError (Ctrl-C during a long discovery). */
   readonly signal?: AbortSignal;
+  /** Files kept out as secrets (by name and by content); default: every rule, no exception. */
+  readonly secrets?: SecretPolicy;
 }
 
 /** Files to index (sorted by path) and files left out with a reason (sorted by path). */
@@ -62,8 +65,8 @@ async function mapLimit<T, R>(items: readonly T[], o: { limit: number; signal?: 
 }
 
 /**
- * Walks `root` and returns the files to index, honouring ignore files, default ignored directories,
- * include/exclude globs and the content guards. Symlinks resolving outside the root are skipped,
+ * Walks `root` and returns the files to index, honouring ignore files, default ignored directories, `excludeDirs`,
+ * include/exclude globs, the content guards and the secret policy. Symlinks resolving outside the root are skipped,
  * directory loops are cut (realpaths are tracked), and a file reached twice is indexed once. FIFOs, sockets and
  * devices are reported in `skipped` and never opened in a way that blocks. Unreadable files and directories are
  * reported in `skipped`, never thrown.
@@ -76,6 +79,11 @@ export async function discoverFiles(options: DiscoverOptions): Promise<DiscoverR
   const skipped: SkippedFile[] = [];
   const candidates: Candidate[] = [];
   const realRoot = await resolveRealRoot(options.root);
+  const secrets = options.secrets ?? DEFAULT_SECRET_POLICY;
+  // The path filter leaves out excluded folders by path; a link to one (or into one) is left out by its real path.
+  const excludedReal = (await Promise.all((options.excludeDirs ?? []).map((d) => realpath(d).catch(() => null))))
+    .filter((d): d is string => d !== null && d !== realRoot && !isInsideRoot(d, realRoot));
+  const isExcludedReal = (real: string): boolean => excludedReal.some((d) => isInsideRoot(d, real));
   const visitedDirs = new Set<string>([realRoot]);
   // Real directories are walked before symlinked ones, so a link never hides the real tree.
   const realQueue: PendingDir[] = [{ relPath: '', absPath: options.root, realPath: realRoot, viaSymlink: false }];
@@ -98,7 +106,7 @@ export async function discoverFiles(options: DiscoverOptions): Promise<DiscoverR
         if (!filter.isIgnored(relPath, isDir)) skipped.push({ path: relPath, reason: 'symlink resolves outside the root' });
         return;
       }
-      if (filter.isIgnored(relPath, isDir)) return;
+      if (filter.isIgnored(relPath, isDir) || isExcludedReal(target)) return;
       if (isDir) linkQueue.push({ relPath, absPath, realPath: target, viaSymlink: true });
       else candidates.push({ relPath, absPath, realPath: target, viaSymlink: true });
       return;
@@ -151,12 +159,12 @@ export async function discoverFiles(options: DiscoverOptions): Promise<DiscoverR
   const files: SourceFile[] = [];
   const toInspect: Candidate[] = [];
   for (const candidate of unique) {
-    const byName = skipReasonForName(candidate.relPath);
+    const byName = skipReasonForName(candidate.relPath, secrets);
     if (byName === null) toInspect.push(candidate);
     else skipped.push({ path: candidate.relPath, reason: byName });
   }
   const inspected = await mapLimit(toInspect, { limit: INSPECT_CONCURRENCY, signal: options.signal }, (c) =>
-    inspectFile({ root: options.root, realRoot, absPath: c.absPath, relPath: c.relPath, maxFileBytes }),
+    inspectFile({ root: options.root, realRoot, absPath: c.absPath, relPath: c.relPath, maxFileBytes, secrets }),
   );
   for (const result of inspected) {
     if ('file' in result) files.push(result.file);

@@ -1,13 +1,12 @@
-import { realpath } from 'node:fs/promises';
+import { realpath, type FileHandle } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
 import type { SkippedFile, SourceFile } from '../types.js';
 import { detectLanguage, extensionOf, needsShebang } from './languages-by-extension.js';
 import { openInsideRoot } from './open-regular-file.js';
+import { DEFAULT_SECRET_POLICY, type SecretPolicy } from './secret-policy.js';
 
 /** Default size cap of an indexed file, in bytes (1 MiB). */
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
-/** Bytes read from the head of a file to sniff binary, minified and generated content. */
-const SNIFF_BYTES = 64 * 1024;
 /** Bytes searched for a NUL byte (the binary test git uses). */
 const BINARY_SNIFF_BYTES = 8 * 1024;
 /** A line longer than this (chars) marks a file as minified or machine-written. */
@@ -38,10 +37,14 @@ export interface InspectOptions {
   readonly relPath?: string;
   /** Size cap in bytes; default 1 MiB. */
   readonly maxFileBytes?: number;
+  /** Files kept out as secrets (by name and by content); default: every rule, no exception. */
+  readonly secrets?: SecretPolicy;
 }
 
-/** Reason to skip a file judged by its name alone (lockfile, `.min.js`, unknown type), or null. */
-export function skipReasonForName(relPath: string): string | null {
+/** Reason to skip a file judged by its name alone (a secret, lockfile, `.min.js`, unknown type), or null. */
+export function skipReasonForName(relPath: string, secrets: SecretPolicy = DEFAULT_SECRET_POLICY): string | null {
+  const secret = secrets.reasonForName(relPath);
+  if (secret !== null) return secret;
   const name = relPath.slice(relPath.lastIndexOf('/') + 1).toLowerCase();
   if (LOCKFILE_NAMES.has(name) || extensionOf(name) === 'lock') return 'lockfile';
   if (/\.min\.(m?js|cjs|css)$/.test(name)) return 'minified (.min file name)';
@@ -56,21 +59,36 @@ function hasNul(buf: Buffer, length: number): boolean {
   return buf.subarray(0, Math.min(length, BINARY_SNIFF_BYTES)).includes(0);
 }
 
-/** Reason the sniffed head of a text file shows minified code, or null. */
-function minifiedReason(head: string): string | null {
+/**
+ * Reason a text file is minified or machine-written, or null. The whole file is checked (one indexOf per line):
+ * a normal head followed by one huge line would otherwise become thousands of line-window chunks.
+ */
+function minifiedReason(text: string): string | null {
   let lineStart = 0;
   let lines = 0;
-  while (lineStart <= head.length) {
-    let end = head.indexOf('\n', lineStart);
-    if (end === -1) end = head.length;
+  while (lineStart <= text.length) {
+    let end = text.indexOf('\n', lineStart);
+    if (end === -1) end = text.length;
     if (end - lineStart > MAX_LINE_CHARS) return `minified (a line over ${MAX_LINE_CHARS} chars)`;
     lines += 1;
     lineStart = end + 1;
   }
-  if (head.length > 4096 && head.length / lines > MAX_AVG_LINE_CHARS) {
+  if (text.length > 4096 && text.length / lines > MAX_AVG_LINE_CHARS) {
     return `minified (average line over ${MAX_AVG_LINE_CHARS} chars)`;
   }
   return null;
+}
+
+/** Reads the first `bytes` bytes of an open file (fewer when it shrank meanwhile). */
+async function readUpTo(handle: FileHandle, bytes: number): Promise<Buffer> {
+  const buf = Buffer.alloc(bytes);
+  let filled = 0;
+  while (filled < bytes) {
+    const { bytesRead } = await handle.read(buf, filled, bytes - filled, filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return buf.subarray(0, filled);
 }
 
 function firstLines(text: string, count: number): string {
@@ -83,15 +101,16 @@ function firstLines(text: string, count: number): string {
 }
 
 /**
- * Applies the content guards to one file: inside the real root and a regular file (never blocking on a FIFO),
- * type by name, size cap (from fstat), NUL byte in the first 8 KiB, shebang for extensionless files, generated
- * marker, minified lines. Reads at most 64 KiB.
+ * Applies the content guards to one file: a secret by name, inside the real root and a regular file (never
+ * blocking on a FIFO), type by name, size cap (from fstat), NUL byte in the first 8 KiB, shebang for extensionless
+ * files, generated marker, minified lines, a secret in the text. Reads the whole file (at most `maxFileBytes`).
  * Never throws: an unreadable or refused file comes back as skipped with the reason.
  */
 export async function inspectFile(options: InspectOptions): Promise<InspectResult> {
   const path = options.relPath ?? relative(options.root, options.absPath).split(sep).join('/');
   const skip = (reason: string): InspectResult => ({ skipped: { path, reason } });
-  const byName = skipReasonForName(path);
+  const secrets = options.secrets ?? DEFAULT_SECRET_POLICY;
+  const byName = skipReasonForName(path, secrets);
   if (byName !== null) return skip(byName);
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   let realRoot = options.realRoot;
@@ -105,18 +124,18 @@ export async function inspectFile(options: InspectOptions): Promise<InspectResul
   const { handle, stat } = opened;
   try {
     if (stat.size > maxFileBytes) return skip(`too large (${stat.size} bytes > ${maxFileBytes})`);
-    const buf = Buffer.alloc(Math.min(stat.size, SNIFF_BYTES));
-    const { bytesRead } = buf.length === 0 ? { bytesRead: 0 } : await handle.read(buf, 0, buf.length, 0);
-    if (hasNul(buf, bytesRead)) return skip('binary (NUL byte in the first 8 KiB)');
-    const head = buf.toString('utf8', 0, bytesRead);
-    const firstLine = firstLines(head, 1);
-    const language = detectLanguage(path, firstLine);
+    const buf = await readUpTo(handle, stat.size);
+    if (hasNul(buf, buf.length)) return skip('binary (NUL byte in the first 8 KiB)');
+    const text = buf.toString('utf8');
+    const language = detectLanguage(path, firstLines(text, 1));
     if (language === null) return skip('unsupported file type (no extension and no shebang)');
-    if (GENERATED_MARKER.test(firstLines(head, GENERATED_MARKER_LINES))) return skip('generated (marker in the header)');
+    if (GENERATED_MARKER.test(firstLines(text, GENERATED_MARKER_LINES))) return skip('generated (marker in the header)');
     if (language !== 'markdown' && extensionOf(path) !== 'txt') {
-      const minified = minifiedReason(head);
+      const minified = minifiedReason(text);
       if (minified !== null) return skip(minified);
     }
+    const secret = secrets.reasonForText(path, text);
+    if (secret !== null) return skip(secret);
     return { file: { path, absPath: options.absPath, language, sizeBytes: stat.size, mtimeMs: stat.mtimeMs } };
   } catch (error) {
     return skip(`unreadable: ${(error as Error).message}`);

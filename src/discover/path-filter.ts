@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
 import { ConfigError } from '../errors.js';
@@ -24,6 +24,11 @@ export interface PathFilterOptions {
   readonly exclude?: readonly string[];
   /** More directory names (or relative directory paths) to skip, on top of the defaults. */
   readonly extraIgnoreDirs?: readonly string[];
+  /**
+   * Absolute folders never indexed, however they are named (the active cache dir and index folder). A folder that
+   * is the root or above it is left out of this rule.
+   */
+  readonly excludeDirs?: readonly string[];
 }
 
 /** Decides whether a relative path is left out of the index; reusable by the watcher. */
@@ -68,9 +73,28 @@ function realRootOf(root: string): string | null {
   }
 }
 
+/** `dirs` as root-relative POSIX paths, both as written and with links resolved; folders outside the root are dropped. */
+function excludeDirPaths(root: string, realRoot: string | null, dirs: readonly string[]): Set<string> {
+  const paths = new Set<string>();
+  const add = (from: string, dir: string): void => {
+    const rel = relative(from, dir);
+    if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) paths.add(rel.split(sep).join('/'));
+  };
+  for (const dir of dirs) {
+    add(root, dir);
+    if (realRoot === null) continue;
+    try {
+      add(realRoot, realpathSync.native(dir));
+    } catch {
+      // Not created yet: nothing in it to leave out, and its written path is covered above.
+    }
+  }
+  return paths;
+}
+
 /**
  * Builds the ignore predicate for a root: default ignored directories, `extraIgnoreDirs`,
- * `.git/info/exclude`, every `.gitignore` and `.codescoutignore` (each relative to its own directory,
+ * `excludeDirs`, `.git/info/exclude`, every `.gitignore` and `.codescoutignore` (each relative to its own directory,
  * deeper files override shallower ones), then `exclude` and `include` globs.
  * Throws ConfigError naming the option when a glob is malformed.
  */
@@ -85,6 +109,7 @@ export function createPathFilter(root: string, options: PathFilterOptions = {}):
     else if (clean !== '') ignoredNames.add(clean);
   }
   const realRoot = realRootOf(root);
+  for (const dir of excludeDirPaths(root, realRoot, options.excludeDirs ?? [])) ignoredDirPaths.add(dir);
   /** Rules per directory ('' = root); null when the directory has no ignore file. */
   const rulesByDir = new Map<string, Ignore | null>();
   /** Verdicts for directories already tested, so a deep path costs one lookup per ancestor. */

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Chunker } from '../chunk/chunker.js';
 import { decodeSource } from '../chunk/decode-source.js';
 import { readInsideRoot } from '../discover/open-regular-file.js';
+import type { SecretPolicy } from '../discover/secret-policy.js';
 import type { Embedder } from '../embed/embedder.js';
 import { AbortError } from '../errors.js';
 import type { Catalog } from '../store/catalog.js';
@@ -28,6 +29,8 @@ export interface IndexerDeps {
   readonly embedder: () => Promise<Embedder>;
   /** The root with every symlink resolved: no file whose real path leaves it is read. */
   readonly realRoot: string;
+  /** Checked again on the exact text stored, not only at discovery: a file may gain a secret between the two reads. */
+  readonly secrets?: SecretPolicy;
 }
 
 /**
@@ -101,7 +104,14 @@ export class Indexer {
       catalog.touchFile({ path: file.path, size: bytes.length, mtimeMs: file.mtimeMs });
       return null;
     }
-    const { chunks, warnings } = this.deps.chunker.chunk({ path: file.path, language: file.language, content: decodeSource(bytes) });
+    const content = decodeSource(bytes);
+    const secret = this.deps.secrets?.reasonForText(file.path, content) ?? null;
+    if (secret !== null) {
+      counters.skipped.push({ path: file.path, reason: secret });
+      this.removeFiles([file.path], counters);
+      return null;
+    }
+    const { chunks, warnings } = this.deps.chunker.chunk({ path: file.path, language: file.language, content });
     for (const warning of warnings) counters.skipped.push({ path: file.path, reason: `chunked by lines: ${warning}` });
     return { file: { ...file, sizeBytes: bytes.length }, contentHash, chunks };
   }

@@ -57,8 +57,9 @@ export class IndexSession {
    */
   async reindex(paths: readonly string[] | undefined, onProgress?: ProgressListener): Promise<UpdateReport> {
     if (paths === undefined || paths.includes('.')) return this.index.update({ onProgress, lockWaitMs: SERVER_LOCK_WAIT_MS });
-    const { root, include, exclude, maxFileBytes } = this.index.config;
-    const filter = createPathFilter(root, { include, exclude });
+    const discovery = this.index.discovery;
+    const root = discovery.root;
+    const filter = createPathFilter(root, discovery);
     const files = new Map<string, SourceFile>();
     const removed = new Set<string>();
     const skipped: SkippedFile[] = [];
@@ -73,17 +74,17 @@ export class IndexSession {
         skipped.push({ path: rel, reason: 'symlink resolves outside the root' });
         removed.add(rel);
       } else if (where === 'directory') {
-        walk ??= await discoverFiles({ root, include, exclude, maxFileBytes });
+        walk ??= await discoverFiles(discovery);
         const below = (p: string): boolean => p.startsWith(`${rel}/`);
         for (const f of walk.files.filter((f) => below(f.path))) files.set(f.path, f);
         skipped.push(...walk.skipped.filter((s) => below(s.path)));
         const present = new Set(walk.files.map((f) => f.path));
         for (const f of this.index.store.catalog.listFiles()) if (below(f.path) && !present.has(f.path)) removed.add(f.path);
       } else if (isIgnored(filter, rel)) {
-        skipped.push({ path: rel, reason: 'ignored (.gitignore, .codescoutignore, default folders or the include/exclude globs)' });
+        skipped.push({ path: rel, reason: 'ignored (.gitignore, .codescoutignore, default folders, the cache dir or the include/exclude globs)' });
         removed.add(rel);
       } else {
-        const found = await inspectFile({ root, realRoot, absPath: path.join(root, rel), relPath: rel, maxFileBytes });
+        const found = await inspectFile({ ...discovery, realRoot, absPath: path.join(root, rel), relPath: rel });
         if ('file' in found) files.set(rel, found.file);
         else {
           skipped.push(found.skipped);

@@ -129,7 +129,7 @@ export function watchIndex(index: CodeIndex, options: WatchOptions = {}): IndexW
         const skipped: SkippedFile[] = [];
         for (const p of changed) {
           // inspectFile refuses a link out of the root and never blocks on a FIFO (one would wedge every later batch).
-          const found = await inspectFile({ root, absPath: path.join(root, p), relPath: p, maxFileBytes: index.config.maxFileBytes });
+          const found = await inspectFile({ ...index.discovery, absPath: path.join(root, p), relPath: p });
           if ('file' in found) files.push(found.file);
           else {
             skipped.push(found.skipped);
