@@ -108,6 +108,7 @@ const resultFile = <C extends z.ZodType>(chunk: C) =>
     chunks: z.array(chunk),
     missingContext: z.array(z.string()),
     cycle: z.number().int().min(1),
+    role: z.enum(['answer', 'context']).describe('answer: judged on its own evidence; context: a definition an answer uses or a user of one (gap-following)'),
   });
 
 const CycleQuery = z.object({

@@ -72,7 +72,7 @@ function printHuman(io: CliIO, r: RetrievalResult, chunks: number): void {
 }
 
 function printFile(io: CliIO, f: ResultFile): void {
-  println(io, `${f.relevance.toFixed(2)}  ${f.path}`);
+  println(io, `${f.relevance.toFixed(2)}  ${f.path}${f.role === 'context' ? '  (context)' : ''}`);
   println(io, `      ${f.reason}`);
   for (const c of f.chunks.slice(0, 4)) {
     println(io, `      ${c.startLine}-${c.endLine}  ${c.kind} ${c.parent ? `${c.parent}.` : ''}${c.symbol} (${c.relevance.toFixed(2)})`);

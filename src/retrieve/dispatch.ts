@@ -1,6 +1,6 @@
 import type { CodeIndex } from '../code-index.js';
 import type { LexicalHit } from '../store/catalog-types.js';
-import type { CandidateChunk, CandidateFile } from './evaluator.js';
+import type { CandidateChunk, CandidateFile, ChunkOrigin } from './evaluator.js';
 import { HYBRID_POOL, type ScoredChunk } from './hybrid-search.js';
 import { expandLexicalList } from './lexical-expansion.js';
 import { compilePathGlobs } from './path-globs.js';
@@ -10,6 +10,11 @@ import type { ResolvedTask } from './task.js';
 
 /** Tuning of the loop's dispatch. */
 export const LOOP_TUNING = Object.freeze({ chunksPerCycle: 40, patternChunks: 12, usageChunks: 8, relatedThreshold: 0.4, taskLexicalDepth: 200, learnedLexicalTerms: 4 });
+
+/** A chunk a cycle found, and which of the cycle's searches found it. */
+export interface DispatchedChunk extends ScoredChunk {
+  readonly origin: ChunkOrigin;
+}
 
 /** DISPATCH: hybrid search with the current vector and terms (within the task's patterns, minus excludes), plus
  * a search inside learned patterns and direct lookups of gap symbols. */
@@ -23,7 +28,7 @@ export async function dispatch(o: {
   chunksPerCycle: number;
   /** The task's own lexical list (within its filter), the path of each row, and the task's words. */
   taskLexical: { hits: readonly LexicalHit[]; paths: ReadonlyMap<number, string>; words: ReadonlySet<string> };
-}): Promise<ScoredChunk[]> {
+}): Promise<DispatchedChunk[]> {
   const { index, t, query, vector } = o;
   const lexicalText = [query.text, ...query.keywords].join(' ');
   const exclude = [...t.excludes, ...query.excludes];
@@ -41,12 +46,12 @@ export async function dispatch(o: {
     task: o.taskLexical.hits, learned: learnedHits, paths, accept, depth: Math.max(HYBRID_POOL, o.chunksPerCycle),
   });
   const main = await index.searchScored(lexicalText, { k: o.chunksPerCycle, mode: 'hybrid', vector, include: t.patterns, exclude, lexicalHits });
-  const out = new Map(main.map((s) => [s.row.rowId, s]));
+  const out = new Map<number, DispatchedChunk>(main.map((s) => [s.row.rowId, { ...s, origin: 'search' }]));
   if (query.patterns.length > 0) {
     const include = t.patterns.length > 0 ? t.patterns : query.patterns;
     // Vector only: the lexical list for this text was just ranked by the main search, and BM25 is the costly half.
     for (const s of await index.searchScored(lexicalText, { k: LOOP_TUNING.patternChunks, mode: 'vector', vector, include, exclude })) {
-      if (!out.has(s.row.rowId)) out.set(s.row.rowId, s);
+      if (!out.has(s.row.rowId)) out.set(s.row.rowId, { ...s, origin: 'pattern' });
     }
   }
   if (o.usages.names.length > 0) {
@@ -58,12 +63,12 @@ export async function dispatch(o: {
       exclude: [...t.excludes, ...o.usages.definedIn],
       wholeWordsOnly: true,
     });
-    for (const s of users) if (!out.has(s.row.rowId)) out.set(s.row.rowId, s);
+    for (const s of users) if (!out.has(s.row.rowId)) out.set(s.row.rowId, { ...s, origin: 'usage' });
   }
   if (o.lookups.length > 0) {
     for (const row of catalog.getChunks(catalog.findSymbolRowIds(o.lookups, 12))) {
       // Definitions are looked up even in excluded files: the gap names them explicitly.
-      if (!out.has(row.rowId) && !t.excludes.includes(row.path)) out.set(row.rowId, { row, score: 0 });
+      if (!out.has(row.rowId) && !t.excludes.includes(row.path)) out.set(row.rowId, { row, score: 0, origin: 'definition' });
     }
   }
   return [...out.values()];
@@ -71,7 +76,7 @@ export async function dispatch(o: {
 
 /** Groups a cycle's chunks by file, with each chunk's similarity and BM25 for the original task. */
 export function toCandidates(
-  scored: readonly ScoredChunk[],
+  scored: readonly DispatchedChunk[],
   taskVector: Float32Array,
   vectors: Array<{ rowId: number; vector: Float32Array }>,
   taskLexical: ReadonlyMap<number, number>,
@@ -84,7 +89,7 @@ export function toCandidates(
     list.push({
       rowId: r.rowId, chunkId: r.chunkId, symbol: r.symbol, kind: r.kind, parent: r.parent, signature: r.signature,
       startLine: r.startLine, endLine: r.endLine, text: r.text, taskSimilarity: sims.get(r.rowId) ?? 0,
-      taskLexical: taskLexical.get(r.rowId) ?? 0, rank,
+      taskLexical: taskLexical.get(r.rowId) ?? 0, rank, origin: s.origin,
     });
     byFile.set(r.path, list);
   });

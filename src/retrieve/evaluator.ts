@@ -18,7 +18,12 @@ export interface CandidateChunk {
   readonly taskLexical: number;
   /** Rank of the chunk in this cycle's fused search (0 = best). */
   readonly rank: number;
+  /** Which search found it: the cycle's main search, the learned folders, users of a high result, or a gap's definition. */
+  readonly origin: ChunkOrigin;
 }
+
+/** Which of a cycle's searches found a chunk. */
+export type ChunkOrigin = 'search' | 'pattern' | 'usage' | 'definition';
 
 /** A file the search found, with the chunks that matched. */
 export interface CandidateFile {
@@ -37,6 +42,8 @@ export interface Evaluation {
   readonly missingContext: string[];
   /** Relevance per chunk id (optional; defaults to the file's). */
   readonly chunkRelevance?: Readonly<Record<string, number>>;
+  /** What the built-in judge scored the file from (named features), for training and debugging. */
+  readonly features?: Readonly<Record<string, number>>;
 }
 
 /** What the loop has learned so far, for evaluators that want it. */

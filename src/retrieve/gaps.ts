@@ -15,6 +15,8 @@ export interface GapFile {
   relevance: number;
   reason: string;
   missingContext: string[];
+  /** Set when gap-following raised the file: context for an answer (a definition it uses, a user of it), not an answer. */
+  role?: 'context';
 }
 
 /**
@@ -47,6 +49,7 @@ export function resolveDefinitionGaps(o: {
       const best = seen.sort((a, b) => b.relevance - a.relevance)[0]!;
       if (best.relevance < DEFINITION_RELEVANCE) {
         best.relevance = DEFINITION_RELEVANCE;
+        best.role = 'context';
         best.reason = `Defines ${name}, which ${user.path} uses. ${best.reason}`;
         promoted.push(best.path);
       }
@@ -87,6 +90,7 @@ export function resolveUsages(o: {
       const from = name ? o.names.get(name) : undefined;
       if (!name || !from || from === f.path) continue;
       f.relevance = USAGE_RELEVANCE;
+      f.role = 'context';
       f.reason = `Uses ${name} from ${from}. ${f.reason}`;
       promoted.push(f.path);
       break;

@@ -4,6 +4,8 @@ export const RANKING_PRIORS = Object.freeze({
   firstCycle: 0.06,
   /** For a file in a folder that holds a high result: a change rarely stays in one file, and its other files sit near it. */
   besideHigh: 0.08,
+  /** Answers at or above this relevance (the related band) rank before context files; weaker answers after them. */
+  answerFloor: 0.4,
 });
 
 /** What the ranking needs to know of a file. */
@@ -18,11 +20,14 @@ export interface RankedFacts {
    * the built-in judge's relevance.
    */
   readonly tieBreak?: number;
+  /** Context for an answer (found by gap-following), not an answer: it ranks after the answers. */
+  readonly isContext?: boolean;
 }
 
 /**
  * The loop's final order: relevance plus small priors for near-ties (see {@link RANKING_PRIORS}), then path.
- * A file another judge scored goes by its relevance alone, then by the built-in judge's (`tieBreak`).
+ * A file another judge scored goes by its relevance alone, then by the built-in judge's (`tieBreak`). Context
+ * files (gap-following) come after the answers of the related band and above.
  * Relevance itself is left as the evaluator and gap resolution gave it.
  */
 export function rankFiles<T>(items: readonly T[], o: { readonly highThreshold: number; readonly key: (item: T) => RankedFacts }): T[] {
@@ -36,8 +41,15 @@ export function rankFiles<T>(items: readonly T[], o: { readonly highThreshold: n
   };
   const scores = new Map([...facts].map(([item, f]) => [item, score(f)]));
   const tie = (item: T): number => facts.get(item)!.tieBreak ?? 0;
-  return [...items].sort((a, b) => scores.get(b)! - scores.get(a)! || tie(b) - tie(a) || facts.get(a)!.path.localeCompare(facts.get(b)!.path));
+  // Answers of the related band and above, then context files, then weaker answers: gap-following adds context
+  // for the answers, and it must not push an answer out of the first places.
+  const tier = (item: T): number => {
+    const f = facts.get(item)!;
+    return f.isContext ? 1 : f.relevance >= RANKING_PRIORS.answerFloor ? 0 : 2;
+  };
+  return [...items].sort((a, b) => tier(a) - tier(b) || scores.get(b)! - scores.get(a)! || tie(b) - tie(a) || facts.get(a)!.path.localeCompare(facts.get(b)!.path));
 }
+
 
 function folderOf(path: string): string {
   return path.slice(0, path.lastIndexOf('/') + 1);

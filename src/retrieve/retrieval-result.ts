@@ -22,6 +22,11 @@ export interface ResultFile {
   readonly missingContext: string[];
   /** The cycle whose evaluation gave this relevance. */
   readonly cycle: number;
+  /**
+   * `answer`: judged on its own evidence; `context`: there because an answer uses what it defines or it uses
+   * what an answer defines (gap-following). Answers rank before context files of the same band.
+   */
+  readonly role: 'answer' | 'context';
 }
 
 /** What one cycle did, for the trace. */

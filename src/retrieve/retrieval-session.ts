@@ -2,10 +2,11 @@ import { identifierTerms, splitIdentifier } from '../chunk/identifiers.js';
 import type { CodeIndex } from '../code-index.js';
 import type { ChunkRow, LexicalHit } from '../store/catalog-types.js';
 import { calibrate, VectorSample } from './calibration.js';
-import { createDefaultEvaluator } from './default-evaluator.js';
-import { dispatch, LOOP_TUNING, toCandidates } from './dispatch.js';
-import type { CandidateFile, Evaluation, EvaluationContext, Evaluator } from './evaluator.js';
-import type { ScoredChunk } from './hybrid-search.js';
+import { createBuiltinEvaluator, type BuiltinJudge } from './builtin-evaluator.js';
+import { JUDGE_MODEL } from './judge-model.js';
+import type { RankingModel } from './ranking-model.js';
+import { dispatch, LOOP_TUNING, toCandidates, type DispatchedChunk } from './dispatch.js';
+import type { CandidateFile, ChunkOrigin, Evaluation, EvaluationContext, Evaluator } from './evaluator.js';
 import { definedNames, resolveDefinitionGaps, resolveUsages, type GapFile } from './gaps.js';
 import { checkJudgements, namedDefinitions, type Judgement } from './judgements.js';
 import { combineQueryVector } from './query-vector.js';
@@ -21,6 +22,10 @@ export interface RetrievalSessionOptions {
   chunksPerCycle?: number;
   /** Lower bound of the `related` band. */
   relatedThreshold?: number;
+  /** The built-in judge whose verdicts are the hints (and the answer when nobody else judges). */
+  builtinJudge?: BuiltinJudge;
+  /** The learned judge's model (default: the one shipped with codescout). */
+  model?: RankingModel;
 }
 
 /** A file of the current cycle, with the built-in judge's opinion as a hint. */
@@ -52,10 +57,13 @@ interface FileState {
   /** The built-in judge's best relevance for the file: orders files the judge scored alike. */
   hint: number;
   /** `hint`: the built-in judge's relevance of the chunk, which orders chunks a judge scored alike. */
-  chunks: Map<string, { row: ChunkRow; relevance: number; hint: number }>;
+  chunks: Map<string, { row: ChunkRow; relevance: number; hint: number; origin: ChunkOrigin }>;
 }
 
 const samples = new WeakMap<CodeIndex, VectorSample>();
+
+/** The built-in judge used unless a caller picks one. */
+export const DEFAULT_BUILTIN_JUDGE: BuiltinJudge = 'heuristic';
 
 /**
  * Starts a stepwise retrieval: runs the first DISPATCH and the built-in judge (as hints) and returns the
@@ -84,7 +92,7 @@ export class RetrievalSession {
   cycle = 0;
   private stopReason: StopReason | undefined;
   private current: SessionCandidate[] = [];
-  private scored: ScoredChunk[] = [];
+  private scored: DispatchedChunk[] = [];
   private started = 0;
   private readonly files = new Map<string, FileState>();
   /** The built-in judge's relevance per chunk id in the cycle being judged. */
@@ -111,10 +119,14 @@ export class RetrievalSession {
     if (!sample) samples.set(index, (sample = new VectorSample()));
     const calibration = calibrate(taskVector, sample.get(catalog, revision));
     this.totalChunks = Math.max(1, catalog.chunkCount());
-    this.builtin = createDefaultEvaluator({
-      calibration,
-      idf: (w) => this.idf(w),
-      definedElsewhere: (names, path) => [...this.definitionPaths(names).entries()].filter(([, paths]) => paths.some((p) => p !== path)).map(([n]) => n),
+    this.builtin = createBuiltinEvaluator({
+      judge: options.builtinJudge ?? DEFAULT_BUILTIN_JUDGE,
+      model: options.model ?? JUDGE_MODEL,
+      ctx: {
+        calibration,
+        idf: (w) => this.idf(w),
+        definedElsewhere: (names, path) => [...this.definitionPaths(names).entries()].filter(([, paths]) => paths.some((p) => p !== path)).map(([n]) => n),
+      },
     });
     // Lexical evidence for the original task, once: every cycle's candidates are judged against it.
     // Within the task's own patterns and excludes, so cycle 1 (which searches the same text) reuses the list.
@@ -186,12 +198,12 @@ export class RetrievalSession {
     const t = this.task;
     const ranked = rankFiles([...this.files.values()], {
       highThreshold: t.highThreshold,
-      key: (f) => ({ path: f.evaluation.path, relevance: f.evaluation.relevance, firstSeen: f.firstSeen, tieBreak: f.judged ? f.hint : undefined }),
+      key: (f) => ({ path: f.evaluation.path, relevance: f.evaluation.relevance, firstSeen: f.firstSeen, tieBreak: f.judged ? f.hint : undefined, isContext: roleOf(f, t.highThreshold) === 'context' }),
     });
     const relatedThreshold = this.options.relatedThreshold ?? LOOP_TUNING.relatedThreshold;
     return {
-      results: ranked.filter((f) => f.evaluation.relevance >= t.highThreshold).map(toResultFile),
-      related: ranked.filter((f) => f.evaluation.relevance < t.highThreshold && f.evaluation.relevance >= relatedThreshold).map(toResultFile),
+      results: ranked.filter((f) => f.evaluation.relevance >= t.highThreshold).map((f) => toResultFile(f, t.highThreshold)),
+      related: ranked.filter((f) => f.evaluation.relevance < t.highThreshold && f.evaluation.relevance >= relatedThreshold).map((f) => toResultFile(f, t.highThreshold)),
       cycles: [...this.cycles],
       stoppedBecause: this.stopReason ?? 'max-cycles',
     };
@@ -281,6 +293,7 @@ export class RetrievalSession {
   /** Keeps the best evaluation per file and the best relevance per chunk; returns files new with relevance >= 0.2. */
   private merge(evaluations: readonly Evaluation[], byJudge: boolean): number {
     const rowsByFile = new Map<string, ChunkRow[]>();
+    const origins = new Map(this.scored.map((c) => [c.row.rowId, c.origin]));
     for (const c of this.scored) rowsByFile.set(c.row.path, [...(rowsByFile.get(c.row.path) ?? []), c.row]);
     let fresh = 0;
     for (const e of evaluations) {
@@ -301,8 +314,9 @@ export class RetrievalSession {
         const r = target.judged && !byJudge ? target.evaluation.relevance : (e.chunkRelevance?.[row.chunkId] ?? relevance);
         const prev = target.chunks.get(row.chunkId);
         const hint = Math.max(prev?.hint ?? 0, this.chunkHints.get(row.chunkId) ?? 0);
-        if (!prev || r > prev.relevance) target.chunks.set(row.chunkId, { row, relevance: r, hint });
-        else prev.hint = hint;
+        const origin = prev && prev.origin !== 'definition' && prev.origin !== 'usage' ? prev.origin : (origins.get(row.rowId) ?? 'search');
+        if (!prev || r > prev.relevance) target.chunks.set(row.chunkId, { row, relevance: r, hint, origin });
+        else Object.assign(prev, { hint, origin });
       }
     }
     return fresh;
@@ -329,9 +343,17 @@ function topChunks(f: FileState, n: number): Array<{ row: ChunkRow; relevance: n
   return [...f.chunks.values()].sort((a, b) => b.relevance - a.relevance || b.hint - a.hint).slice(0, n);
 }
 
-function toResultFile(f: FileState): ResultFile {
+/** Context when gap-following raised it, or when only gap look-ups and user searches found it and nobody judged it high. */
+function roleOf(f: FileState, highThreshold: number): 'answer' | 'context' {
+  if (f.evaluation.role === 'context') return 'context';
+  const gapOnly = [...f.chunks.values()].every((c) => c.origin === 'definition' || c.origin === 'usage');
+  return gapOnly && f.evaluation.relevance < highThreshold ? 'context' : 'answer';
+}
+
+function toResultFile(f: FileState, highThreshold: number): ResultFile {
   const chunks = [...f.chunks.values()]
     .sort((a, b) => b.relevance - a.relevance || b.hint - a.hint || a.row.startLine - b.row.startLine)
     .map(({ row, relevance }) => ({ symbol: row.symbol, kind: row.kind, parent: row.parent, startLine: row.startLine, endLine: row.endLine, relevance }));
-  return { path: f.evaluation.path, relevance: f.evaluation.relevance, reason: f.evaluation.reason, chunks, missingContext: f.evaluation.missingContext, cycle: f.cycle };
+  const { path, relevance, reason, missingContext } = f.evaluation;
+  return { path, relevance, reason, chunks, missingContext, cycle: f.cycle, role: roleOf(f, highThreshold) };
 }

@@ -45,6 +45,12 @@ describe('retrieve: the iterative loop on a code base whose words differ from th
     expect(bucket).toBeDefined();
     expect(bucket!.relevance).toBeGreaterThanOrEqual(0.5);
     expect(bucket!.reason).toContain('Defines TokenBucket, which src/http/middleware/throttle.ts uses');
+    // Context for the answer, not an answer: after every answer of the related band.
+    expect(bucket!.role).toBe('context');
+    expect(loop.results[0]!.role).toBe('answer');
+    const order = [...loop.results, ...loop.related];
+    const firstContext = order.findIndex((f) => f.role === 'context');
+    expect(order.slice(firstContext).every((f) => f.role === 'context' || f.relevance < 0.4)).toBe(true);
     expect(loop.results[0]!.missingContext).not.toContain('definition of TokenBucket');
   });
 

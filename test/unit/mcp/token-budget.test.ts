@@ -6,7 +6,7 @@ function chunk(startLine: number, endLine: number, relevance: number): ResultChu
   return { symbol: `s${startLine}`, kind: 'function', parent: null, startLine, endLine, relevance };
 }
 function file(path: string, relevance: number, chunks: ResultChunk[]): ResultFile {
-  return { path, relevance, reason: 'r', chunks, missingContext: [], cycle: 1 };
+  return { path, relevance, reason: 'r', chunks, missingContext: [], cycle: 1, role: 'answer' };
 }
 /** Code of `lines` lines of 39 chars + newline: 10 tokens a line. */
 const code = (lines: number): string => Array.from({ length: lines }, (_, i) => `line ${String(i).padStart(3, '0')} `.padEnd(39, 'x')).join('\n');

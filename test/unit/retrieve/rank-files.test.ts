@@ -38,4 +38,22 @@ describe('rankFiles', () => {
       { path: 'b/first.ts', relevance: 0.5, firstSeen: 1 },
     ])).toEqual(['b/first.ts', 'a/later.ts']);
   });
+
+  it('ranks answers of the related band before context files, and context before weaker answers', () => {
+    expect(rank([
+      { path: 'util/bucket.ts', relevance: 0.55, firstSeen: 2, isContext: true },
+      { path: 'net/limit.ts', relevance: 0.45, firstSeen: 1 },
+      { path: 'net/throttle.ts', relevance: 0.9, firstSeen: 1 },
+      { path: 'misc/far.ts', relevance: 0.3, firstSeen: 1 },
+      { path: 'http/pipeline.ts', relevance: 0.5, firstSeen: 2, isContext: true },
+    ])).toEqual(['net/throttle.ts', 'net/limit.ts', 'util/bucket.ts', 'http/pipeline.ts', 'misc/far.ts']);
+  });
+
+  it('takes another judge at its word: no priors, and its ties go by the built-in judge', () => {
+    expect(rank([
+      { path: 'a/x.ts', relevance: 0.85, firstSeen: 2, tieBreak: 0.3 },
+      { path: 'b/y.ts', relevance: 0.85, firstSeen: 1, tieBreak: 0.2 },
+      { path: 'c/z.ts', relevance: 0.8, firstSeen: 1, tieBreak: 0.9 },
+    ])).toEqual(['a/x.ts', 'b/y.ts', 'c/z.ts']);
+  });
 });

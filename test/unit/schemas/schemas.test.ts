@@ -6,7 +6,7 @@ const ajv = new Ajv({ strict: true, allErrors: true });
 const check = (name: SchemaName, value: unknown): boolean => ajv.validate(SCHEMAS[name], value);
 
 const chunk = { symbol: 'throttleRequests', kind: 'function', parent: null, startLine: 9, endLine: 20, relevance: 0.8 };
-const file = { path: 'src/net/throttle.ts', relevance: 0.8, reason: 'function throttleRequests matches throttle', chunks: [chunk], missingContext: [], cycle: 1 };
+const file = { path: 'src/net/throttle.ts', relevance: 0.8, reason: 'function throttleRequests matches throttle', chunks: [chunk], missingContext: [], cycle: 1, role: 'answer' };
 const cycle = {
   n: 1,
   query: { text: 'throttle', keywords: [], patterns: [], excludes: [], focusAreas: [] },

@@ -1,0 +1,39 @@
+import { createDefaultEvaluator, type DefaultEvaluatorContext } from './default-evaluator.js';
+import type { CandidateFile, Evaluation, EvaluationContext, Evaluator } from './evaluator.js';
+import { cycleFeatures, FEATURE_NAMES } from './file-features.js';
+import { calibrated, rawScore, type RankingModel } from './ranking-model.js';
+import type { ResolvedTask } from './task.js';
+import { contentTerms } from './terms.js';
+
+/** Which built-in judge scores files: the learned ranking model, or the hand-tuned formula. */
+export type BuiltinJudge = 'learned' | 'heuristic';
+
+/**
+ * The built-in judge. Both kinds run the hand-tuned formula (its reason, missing context and chunk order are
+ * kept) and attach the file's features; `learned` replaces the file's relevance with the model's calibrated
+ * score, so the bands keep their meaning.
+ */
+export function createBuiltinEvaluator(o: { judge: BuiltinJudge; model: RankingModel; ctx: DefaultEvaluatorContext }): Evaluator {
+  const heuristic = createDefaultEvaluator(o.ctx);
+  return {
+    evaluate(task: ResolvedTask, files: readonly CandidateFile[], context: EvaluationContext): Evaluation[] {
+      const base = heuristic.evaluate(task, files, context) as Evaluation[];
+      const own = contentTerms([task.text, ...task.keywords].join(' '));
+      const ownStems = new Set(own.map((t) => t.stem));
+      const learnedTerms = contentTerms(context.learnedTerms.join(' ')).filter((t) => !ownStems.has(t.stem));
+      const features = cycleFeatures(files, new Map(base.map((e) => [e.path, e.relevance])), {
+        calibration: o.ctx.calibration, idf: o.ctx.idf, taskTerms: own, learnedTerms, cycle: context.cycle,
+      });
+      return base.map((e) => {
+        const x = features.get(e.path)!;
+        const named = Object.fromEntries(FEATURE_NAMES.map((n, i) => [n, x[i]!]));
+        if (o.judge === 'heuristic') return { ...e, features: named };
+        const relevance = Math.round(calibrated(o.model, rawScore(o.model, x)) * 100) / 100;
+        // Chunks keep the formula's order, scaled to the file's new relevance.
+        const top = Math.max(1e-9, ...Object.values(e.chunkRelevance ?? {}));
+        const chunkRelevance = Object.fromEntries(Object.entries(e.chunkRelevance ?? {}).map(([id, r]) => [id, Math.round((relevance * r) / top * 100) / 100]));
+        return { ...e, relevance, chunkRelevance, features: named, reason: `${e.reason} Learned judge: ${relevance.toFixed(2)}.` };
+      });
+    },
+  };
+}
