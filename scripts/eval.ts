@@ -12,7 +12,7 @@ import { prepareCorpus, type PreparedCorpus } from './eval/corpus.js';
 import { loadDataset, type Dataset } from './eval/dataset.js';
 import { EvalInputError, EvalUsageError } from './eval/errors.js';
 import { distinctPaths, meanCycleScores, scoreCycles, scoreTask, summarize, type CycleScore, type ModeSummary, type TaskOutcome } from './eval/metrics.js';
-import { createEvalJudge, judgeLabel } from './eval/judges.js';
+import { builtinJudgeOf, createEvalJudge, judgeLabel } from './eval/judges.js';
 import { formatCycleTable, formatHeaderLine, formatTable, type JsonReport, type RunInfo, type TaskRecord } from './eval/report.js';
 
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
@@ -70,7 +70,7 @@ async function runMode(o: { index: CodeIndex; dataset: Dataset; mode: EvalMode; 
   for (const [i, task] of dataset.tasks.entries()) {
     const t0 = performance.now();
     const judge = createEvalJudge(args.judge, { taskId: task.id, gold: new Set(task.gold.map((g) => g.path)) });
-    const a = await answer(index, { mode, query: task.query, k: args.k, maxCycles: args.maxCycles, judge });
+    const a = await answer(index, { mode, query: task.query, k: args.k, maxCycles: args.maxCycles, judge, builtinJudge: builtinJudgeOf(args.judge) });
     const latencyMs = performance.now() - t0;
     const score = scoreTask({ kind: dataset.header.kind, results: a.results, gold: task.gold });
     const files = distinctPaths(a.results);

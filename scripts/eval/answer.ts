@@ -22,10 +22,13 @@ export interface Answer {
 }
 
 /** Runs one query (only its text) in one mode; the loop modes run a stepwise session judged by `judge`. */
-export async function answer(index: CodeIndex, o: { mode: EvalMode; query: string; k: number; maxCycles: number; judge?: EvalJudge }): Promise<Answer> {
+export async function answer(
+  index: CodeIndex,
+  o: { mode: EvalMode; query: string; k: number; maxCycles: number; judge?: EvalJudge; builtinJudge?: 'learned' | 'heuristic' },
+): Promise<Answer> {
   if (o.mode === 'iterative' || o.mode === 'single') {
     // relatedThreshold 0: the whole ranked list of files the loop evaluated, not only the medium band.
-    const session = await startRetrieval(index, { text: o.query, maxCycles: o.mode === 'single' ? 1 : o.maxCycles }, { relatedThreshold: 0 });
+    const session = await startRetrieval(index, { text: o.query, maxCycles: o.mode === 'single' ? 1 : o.maxCycles }, { relatedThreshold: 0, builtinJudge: o.builtinJudge });
     const pool = new Set<string>();
     const perCycle: Array<{ pool: string[]; results: RankedResult[] }> = [];
     while (!session.isDone) {

@@ -37,7 +37,8 @@ export const USAGE = `usage: npx tsx scripts/eval.ts --dataset <file.jsonl> --co
   --fresh              delete the index cache and prepare the corpus again
   --k N                chunks per one-shot search (default 10)
   --max-cycles N       cycles of the iterative mode (default 3)
-  --judge J            who judges the loop modes: builtin (default), oracle, noisy:<p> (oracle and noisy know the
+  --judge J            who judges the loop modes: builtin (default), learned, heuristic (the two built-in judges),
+                       oracle, noisy:<p> (oracle and noisy know the
                        gold: diagnostics of the loop's headroom, never product figures)
   --debug              print stacks on errors`;
 

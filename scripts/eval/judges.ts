@@ -10,23 +10,33 @@ import { EvalUsageError } from './errors.js';
 export const ORACLE_RELEVANCE = Object.freeze({ gold: 0.85, other: 0.1 });
 
 /** Which judge a run uses. */
-export type JudgeSpec = { readonly kind: 'builtin' } | { readonly kind: 'oracle' } | { readonly kind: 'noisy'; readonly p: number };
+export type JudgeSpec =
+  | { readonly kind: 'builtin' }
+  | { readonly kind: 'learned' }
+  | { readonly kind: 'heuristic' }
+  | { readonly kind: 'oracle' }
+  | { readonly kind: 'noisy'; readonly p: number };
+
+/** The built-in judge a spec asks for (undefined: the default one). */
+export function builtinJudgeOf(spec: JudgeSpec): 'learned' | 'heuristic' | undefined {
+  return spec.kind === 'learned' || spec.kind === 'heuristic' ? spec.kind : undefined;
+}
 
 /** Judges one cycle's candidates of one task; `[]` keeps the built-in judge's hints. */
 export type EvalJudge = (candidates: readonly SessionCandidate[]) => Judgement[];
 
-/** @throws EvalUsageError for anything but builtin, oracle or noisy:<p> with p in [0, 1]. */
+/** @throws EvalUsageError for anything but builtin, learned, heuristic, oracle or noisy:<p> with p in [0, 1]. */
 export function parseJudge(raw: string): JudgeSpec {
-  if (raw === 'builtin' || raw === 'oracle') return { kind: raw };
+  if (raw === 'builtin' || raw === 'learned' || raw === 'heuristic' || raw === 'oracle') return { kind: raw };
   const m = /^noisy:(\d*\.?\d+)$/.exec(raw);
   const p = m ? Number(m[1]) : NaN;
-  if (!(p >= 0 && p <= 1)) throw new EvalUsageError(`--judge: use builtin, oracle or noisy:<p> with p from 0 to 1 (e.g. noisy:0.2); got "${raw}".`);
+  if (!(p >= 0 && p <= 1)) throw new EvalUsageError(`--judge: use builtin, learned, heuristic, oracle or noisy:<p> with p from 0 to 1 (e.g. noisy:0.2); got "${raw}".`);
   return { kind: 'noisy', p };
 }
 
 /** A label for reports that says the knowing judges are diagnostics. */
 export function judgeLabel(spec: JudgeSpec): string {
-  if (spec.kind === 'builtin') return 'builtin';
+  if (spec.kind === 'builtin' || spec.kind === 'learned' || spec.kind === 'heuristic') return spec.kind;
   return `${spec.kind === 'oracle' ? 'oracle' : `noisy:${spec.p}`} (knows the gold: a diagnostic of headroom, not a product figure)`;
 }
 
@@ -35,7 +45,7 @@ export function judgeLabel(spec: JudgeSpec): string {
  * probability p/2; every judgement is its own draw (seeded by task, cycle and path).
  */
 export function createEvalJudge(spec: JudgeSpec, o: { taskId: string; gold: ReadonlySet<string> }): EvalJudge {
-  if (spec.kind === 'builtin') return () => [];
+  if (spec.kind === 'builtin' || spec.kind === 'learned' || spec.kind === 'heuristic') return () => [];
   let cycle = 0;
   const isHigh = (path: string): boolean => {
     if (spec.kind === 'oracle') return o.gold.has(path);
