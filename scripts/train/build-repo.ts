@@ -1,5 +1,6 @@
 /** Builds the doc2code and commit2files task sets of one repository mirror at its HEAD commit. */
 import { existsSync } from 'node:fs';
+import type Parser from 'tree-sitter';
 import path from 'node:path';
 import { compileCorpusFilter, literalPrefix } from '../eval/glob.js';
 import { buildCommit2Files, type Commit2FilesCandidate } from './commit2files.js';
@@ -24,7 +25,8 @@ export interface RepoBuild {
   readonly gitDir: string;
   readonly commit?: string;
   readonly corpus?: CorpusChoice;
-  readonly unparsed?: string[]; // corpus files left out because the JSDoc regex would blank more than comments
+  /** Corpus files left out by content (generated, minified-looking, JSDoc regex not exact), with the reason. */
+  readonly leftOut?: { path: string; reason: string }[];
   readonly doc2code: Doc2CodeCandidate[];
   readonly doc2codeEligible: number;
   readonly commit2files: Commit2FilesCandidate[];
@@ -33,6 +35,19 @@ export interface RepoBuild {
 }
 
 const MIN_CORPUS_FILES = 5;
+/** codescout skips a file with a longer line as minified, so gold there could never be found. */
+const MAX_LINE_CHARS = 1000;
+const GENERATED_MARKER = /@generated\b|\b(?:file|code) (?:is |was )?(?:auto-?)?generated\b|\bdo not (?:edit|modify)\b/i;
+const GENERATED_HEAD_CHARS = 400;
+
+/** Why a corpus file is left out by its content, or null to keep it. */
+function leftOutReason(text: string, tree: Parser.Tree | null): string | null {
+  if (tree === null) return 'parse timed out';
+  if (GENERATED_MARKER.test(text.slice(0, GENERATED_HEAD_CHARS))) return 'generated (marker in its first lines)';
+  if (text.split('\n').some((line) => line.length > MAX_LINE_CHARS)) return `a line over ${MAX_LINE_CHARS} chars (indexed as minified)`;
+  if (!isJsdocRegexExact(text, tree)) return 'the JSDoc regex finds text other than JSDoc comments';
+  return null;
+}
 /** commit2files tasks are sampled from this many of the newest eligible commits per task wanted. */
 const COMMIT_POOL_FACTOR = 4;
 
@@ -78,20 +93,21 @@ export function buildRepo(o: RepoBuildOptions): RepoBuild {
 
   const blobs = readBlobs(gitDir, chosen.files.map((f) => f.blob));
   const parser = new SourceParser();
-  const unparsed: string[] = [];
+  const leftOut: { path: string; reason: string }[] = [];
   const declarations = [];
   for (const f of chosen.files) {
     const text = (blobs.get(f.blob) as Buffer).toString('utf8');
     const tree = parser.parse(f.path, text);
-    if (tree === null || !isJsdocRegexExact(text, tree)) {
-      unparsed.push(f.path);
+    const reason = leftOutReason(text, tree);
+    if (reason !== null || tree === null) {
+      leftOut.push({ path: f.path, reason: reason ?? 'no tree' });
       continue;
     }
     declarations.push(...exportedDeclarations(f.path, text, tree));
   }
-  const corpus = withoutFiles(chosen, unparsed);
+  const corpus = withoutFiles(chosen, leftOut.map((l) => l.path));
   if (corpus.files.length < MIN_CORPUS_FILES) {
-    return { ...empty, commit, corpus, unparsed, skipped: `corpus has only ${corpus.files.length} files (minimum ${MIN_CORPUS_FILES})` };
+    return { ...empty, commit, corpus, leftOut, skipped: `corpus has only ${corpus.files.length} files (minimum ${MIN_CORPUS_FILES})` };
   }
   const d2cAll = buildDoc2Code(declarations);
   const doc2code = sample(d2cAll, o.maxTasks, `${o.seed}:${o.repo}:doc2code`);
@@ -102,5 +118,5 @@ export function buildRepo(o: RepoBuildOptions): RepoBuild {
   const c2fAll = buildCommit2Files({ commits, isCorpusPath, corpusFiles: new Set(corpus.files.map((f) => f.path)) });
   const pool = c2fAll.slice(0, o.maxTasks * COMMIT_POOL_FACTOR);
   const commit2files = sample(pool, o.maxTasks, `${o.seed}:${o.repo}:commit2files`);
-  return { repo: o.repo, gitDir, commit, corpus, unparsed, doc2code, doc2codeEligible: d2cAll.length, commit2files, commit2filesEligible: c2fAll.length };
+  return { repo: o.repo, gitDir, commit, corpus, leftOut, doc2code, doc2codeEligible: d2cAll.length, commit2files, commit2filesEligible: c2fAll.length };
 }

@@ -26,7 +26,7 @@ interface ManifestEntry {
   corpus_bytes?: number;
   doc2code?: { tasks: number; eligible: number; file: string };
   commit2files?: { tasks: number; eligible: number; source_commits: string; file: string };
-  left_out_files?: number;
+  left_out_files?: { path: string; reason: string }[];
   skipped?: string;
 }
 
@@ -56,7 +56,7 @@ function writeSets(b: RepoBuild, outDir: string): ManifestEntry {
   if (b.skipped !== undefined || b.corpus === undefined) return { repo: b.repo, ...(b.commit ? { commit: b.commit } : {}), skipped: b.skipped ?? 'no corpus' };
   const slug = slugOf(b.repo);
   const sizes = { corpus_files: b.corpus.files.length, corpus_bytes: b.corpus.bytes };
-  const entry: ManifestEntry = { repo: b.repo, commit: b.commit, kinds: [], language: b.corpus.language, ...sizes, left_out_files: b.unparsed?.length ?? 0 };
+  const entry: ManifestEntry = { repo: b.repo, commit: b.commit, kinds: [], language: b.corpus.language, ...sizes, left_out_files: b.leftOut ?? [] };
   if (b.doc2code.length > 0) {
     const file = `doc2code-${slug}.jsonl`;
     const header = { ...corpusHeader(b, 'doc2code', b.doc2code.length), blank_jsdoc: true, blank_rule: BLANK_RULE, count: b.doc2code.length, generator: GENERATOR, ...sizes };
@@ -69,7 +69,7 @@ function writeSets(b: RepoBuild, outDir: string): ManifestEntry {
     const file = `commit2files-${slug}.jsonl`;
     const newestFirst = [...b.commit2files].sort((x, y) => (x.date < y.date ? 1 : x.date > y.date ? -1 : 0));
     const range = `${day(newestFirst.at(-1)?.date ?? '')} .. ${day(newestFirst[0]?.date ?? '')}`;
-    const source = `first-parent non-merge fix/feat/perf/refactor commits, ${range}`;
+    const source = `non-merge fix/feat/perf/refactor commits, ${range}`;
     const header = { ...corpusHeader(b, 'commit2files', newestFirst.length), blank_jsdoc: false, count: newestFirst.length, generator: GENERATOR, source_commits: source, ...sizes };
     const tasks = newestFirst.map((t, i) => ({ id: `${slug}-c2f-${String(i + 1).padStart(4, '0')}`, query: t.query, gold: t.gold, commit: t.commit, type: t.type }));
     writeFileSync(path.join(outDir, file), jsonl([header, ...tasks]));

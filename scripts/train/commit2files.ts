@@ -1,5 +1,5 @@
 /**
- * commit2files tasks: first-parent non-merge commits with a conventional fix/feat/perf/refactor subject that
+ * commit2files tasks: non-merge commits with a conventional fix/feat/perf/refactor subject that
  * modified 1-5 corpus files in place (no corpus file added, deleted or renamed). The query is the cleaned
  * message; the gold is the set of corpus files the commit modified.
  */
@@ -17,21 +17,40 @@ export interface Commit2FilesCandidate {
 const MAX_GOLD_FILES = 5;
 const MIN_QUERY_WORDS = 3;
 const MAX_QUERY_CHARS = 1200;
+const SQUASH_BULLET_MAX_WORDS = 6; // '* ' plus up to five words
 const SUBJECT = /^(fix|feat|perf|refactor)(?:\([^)]*\))?!?:\s*(.+)$/i;
 const TRAILER = /^[A-Za-z][A-Za-z0-9-]*(?: [A-Za-z][A-Za-z0-9-]*)?:\s/;
-const CLOSING = /^(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?|refs?|see|related(?: to)?|part of)\b[\s:]*(?:[\w.-]+\/[\w.-]+)?#\d+/i;
+const CLOSING = /^(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?|refs?|see|related(?: to)?|part of)\b[\s:]*(?:[\w.-]+\/[\w.-]+)?#\d+(?:\s*(?:,|and)\s*(?:[\w.-]+\/[\w.-]+)?#\d+)*\.?$/i;
 
 /** Removes URLs, PR/issue references (`(#123)`, `#123`, `owner/repo#123`, `GH-123`) and tidies spaces. */
 function stripReferences(line: string): string {
+  const ref = '(?:[\\w.-]+\\/[\\w.-]+)?#\\d+';
   return line
     .replace(/\bhttps?:\/\/\S+/g, '')
+    .replace(new RegExp(`\\(\\s*(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?|refs?|see|related to)\\s*${ref}(?:\\s*,\\s*${ref})*\\s*\\)`, 'gi'), '')
+    .replace(new RegExp(`\\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\\s*:?\\s*${ref}(?:\\s*(?:,|and)\\s*${ref})*[.,;]?`, 'gi'), '')
     .replace(/\(\s*(?:[\w.-]+\/[\w.-]+)?#\d+(?:\s*,\s*(?:[\w.-]+\/[\w.-]+)?#\d+)*\s*\)/g, '')
     .replace(/(?:[\w.-]+\/[\w.-]+)?#\d+\b/g, '')
     .replace(/\bGH-\d+\b/g, '')
     .replace(/\(\s*\)/g, '')
+    .replace(/\b(?:see|refs?)\s*:?\s*$/i, '')
     .replace(/[ \t]+/g, ' ')
-    .replace(/\s+([.,;:])/g, '$1')
+    .replace(/\s+([.,;:])(?=\s|$)/g, '$1')
     .trim();
+}
+
+/** Body lines that carry no description: trailers, issue closers, rules, PR-template headings and checklists,
+ * and a squash merge's list of its commits' subjects (`* fix(x): ...`, or a short `* add test`). */
+function isNoiseLine(t: string): boolean {
+  return (
+    TRAILER.test(t) ||
+    CLOSING.test(t) ||
+    /^(?:-+|=+|\*+|This reverts commit \w+\.?)$/.test(t) ||
+    /^#{1,6}\s/.test(t) ||
+    /^[-*]\s*\[[ xX]\]/.test(t) ||
+    /^\*\s+\w+(?:\([^)]*\))?!?:\s/.test(t) ||
+    (/^\*\s/.test(t) && t.split(/\s+/).length <= SQUASH_BULLET_MAX_WORDS)
+  );
 }
 
 /**
@@ -49,7 +68,7 @@ export function cleanCommitMessage(message: string): { type: string; query: stri
     .replace(/<!--[\s\S]*?-->/g, '')
     .split('\n')
     .map((l) => l.trimEnd())
-    .filter((l) => !TRAILER.test(l.trim()) && !CLOSING.test(l.trim()) && !/^(?:-+|=+|This reverts commit \w+\.?)$/.test(l.trim()))
+    .filter((l) => !isNoiseLine(l.trim()))
     .map(stripReferences);
   const body = bodyLines.join('\n').replace(/\n{3,}/g, '\n\n').trim();
   let query = body === '' ? subject : `${subject}\n${body}`;

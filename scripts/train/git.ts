@@ -1,4 +1,4 @@
-/** Read-only git access to a bare mirror: the file list at a commit, blob contents and the first-parent log. */
+/** Read-only git access to a bare mirror: the file list at a commit, blob contents and the log. */
 import { execFileSync } from 'node:child_process';
 
 /** One regular file of a tree. */
@@ -8,7 +8,7 @@ export interface TreeFile {
   readonly bytes: number;
 }
 
-/** A first-parent commit with the files it added (A), modified (M) or deleted (D), renames split into D + A. */
+/** A non-merge commit with the files it added (A), modified (M) or deleted (D), renames split into D + A. */
 export interface LoggedCommit {
   readonly id: string;
   readonly date: string; // committer date, ISO 8601
@@ -58,12 +58,12 @@ export function readBlobs(gitDir: string, blobs: readonly string[]): Map<string,
 }
 
 /**
- * First-parent, non-merge commits reachable from `commit` (newest first) that touch `pathspecs`, with their
+ * Non-merge commits reachable from `commit` (newest first; side branches of merge-based histories included) that touch `pathspecs`, with their
  * file changes under those pathspecs; rename detection is off, so a rename shows as a delete plus an add.
  */
 export function logCommits(o: { gitDir: string; commit: string; pathspecs: readonly string[]; maxCommits: number }): LoggedCommit[] {
   const specs = o.pathspecs.length > 0 ? ['--', ...o.pathspecs.map((p) => `:(literal)${p}`)] : [];
-  const args = ['log', '--first-parent', '--no-merges', '--no-renames', '--name-status', '-z', `-n${o.maxCommits}`, '--format=%x01%H%x02%cI%x02%B%x03', o.commit, ...specs];
+  const args = ['log', '--no-merges', '--no-renames', '--name-status', '-z', `-n${o.maxCommits}`, '--format=%x01%H%x02%cI%x02%B%x03', o.commit, ...specs];
   const out = git(o.gitDir, args).toString('utf8');
   const commits: LoggedCommit[] = [];
   for (const record of out.split('\x01')) {

@@ -37,6 +37,7 @@ function stripMarkup(text: string): string {
     .replace(/\bhttps?:\/\/\S+/g, '')
     .replace(/<\/?[a-zA-Z][^>]*>/g, ' ')
     .replace(/`+([^`]*)`+/g, '$1')
+    .replace(/`/g, '')
     .replace(/(\*\*|__)(.+?)\1/g, '$2')
     .replace(/(^|\s)[*_]([^*_\s][^*_]*?)[*_](?=[\s.,;:!?)]|$)/g, '$1$2')
     .replace(/^#+\s*/gm, '')
@@ -82,7 +83,7 @@ function removeName(text: string, name: string): string {
   if (parts.length > 1) out = out.replace(new RegExp(`(?<![\\w$])${parts.map(escapeRegExp).join('[\\s-]+')}(?![\\w$])`, 'gi'), ' ');
   return out
     .replace(/(["'(\[])\s*\1?\s*(["')\]])/g, (m, a: string, b: string) => (a + b === '""' || a + b === "''" || a + b === '()' || a + b === '[]' ? ' ' : m))
-    .replace(/\s+([.,;:!?])/g, '$1')
+    .replace(/\s+([.,;:!?])(?=\s|$)/g, '$1')
     .replace(/\s+/g, ' ')
     .replace(/^[\s.,;:!?-]+/, '')
     .trim();

@@ -18,7 +18,7 @@ export class SourceParser {
     let parser = this.parsers.get(grammar);
     if (parser === undefined) {
       parser = new Parser();
-      parser.setLanguage((grammar === 'tsx' ? TypeScript.tsx : grammar === 'typescript' ? TypeScript.typescript : JavaScript) as unknown as Parser.Language);
+      parser.setLanguage((grammar === 'tsx' ? TypeScript.tsx : grammar === 'typescript' ? TypeScript.typescript : JavaScript));
       parser.setTimeoutMicros(PARSE_TIMEOUT_MS * 1000);
       this.parsers.set(grammar, parser);
     }
