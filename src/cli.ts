@@ -5,7 +5,7 @@ import { runQuery } from './cli/query-command.js';
 import { runWatch } from './cli/watch-command.js';
 import { runMcp } from './cli/mcp-command.js';
 import { toKnownError } from './cli/known-errors.js';
-import { eprintln, type CliIO } from './cli/output.js';
+import { eprintLines, eprintln, escapeControl, type CliIO } from './cli/output.js';
 
 /** Exit code for bad usage (unknown flag, bad option value). */
 const EXIT_USAGE = 2;
@@ -31,7 +31,11 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .description('Local semantic code index with an iterative retrieval loop')
     .option('--debug', 'show stack traces on errors')
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
+    .configureOutput({
+      // Commander repeats arguments in its errors (`unknown option '...'`): escaped like every other output line.
+      writeOut: (s) => io.stdout.write(escapeControl(s, { keepNewlines: true })),
+      writeErr: (s) => io.stderr.write(escapeControl(s, { keepNewlines: true })),
+    })
     .showHelpAfterError('(run codescout --help for usage)');
 
   program
@@ -85,6 +89,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--exclude <globs>', 'leave out paths matching these globs', collect, [])
     .option('--max-cycles <n>', 'most cycles (1-5)', '3')
     .option('--single', 'one cycle only (the one-shot baseline)')
+    .option('--judge <name>', 'the built-in judge: learned (default) or heuristic (the hand-tuned formula)')
     .option('--judge-cmd <command>', 'judge each cycle with this shell command: task and candidates as JSON on stdin, {"evaluations": [...]} on stdout')
     .option('--judge-timeout <seconds>', 'most seconds one judgement may take (default 120)')
     .option('--json', 'print the full result with the cycle trace')
@@ -135,10 +140,11 @@ function reportError(io: CliIO, error: unknown, debug: boolean): number {
   const known = toKnownError(error);
   if (known !== null) {
     eprintln(io, `codescout: ${known.message}`);
-    if (debug && error instanceof Error && error.stack) eprintln(io, error.stack);
+    if (debug && error instanceof Error && error.stack) eprintLines(io, error.stack);
     return known.exitCode;
   }
   eprintln(io, `codescout: unexpected error: ${(error as Error)?.message ?? String(error)}`);
-  eprintln(io, debug ? String((error as Error)?.stack) : 'Run again with --debug for the stack trace, and please report it.');
+  if (debug) eprintLines(io, String((error as Error)?.stack));
+  else eprintln(io, 'Run again with --debug for the stack trace, and please report it.');
   return 1;
 }

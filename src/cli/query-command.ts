@@ -1,5 +1,6 @@
 import { openIndex, type CodeIndex } from '../code-index.js';
 import { ConfigError } from '../errors.js';
+import type { BuiltinJudge } from '../retrieve/builtin-evaluator.js';
 import { startRetrieval } from '../retrieve/retrieval-session.js';
 import type { Task } from '../retrieve/task.js';
 import { judgeCycle, JUDGE_COMMAND_LIMITS } from './judge-command.js';
@@ -7,6 +8,9 @@ import { retrieve } from '../retrieve/retrieve.js';
 import type { ResultFile, RetrievalResult } from '../retrieve/retrieval-result.js';
 import { indexOptions, parsePositiveInt, printNotes, type IndexCliOptions } from './index-commands.js';
 import { eprintln, printJson, println, type CliIO } from './output.js';
+
+/** Longest `--judge-timeout`, in seconds (a day; Node's timers overflow past 24.8 days). */
+const MAX_JUDGE_TIMEOUT_S = 86_400;
 
 /** Options of `codescout query`. */
 export interface QueryCliOptions extends IndexCliOptions {
@@ -17,6 +21,7 @@ export interface QueryCliOptions extends IndexCliOptions {
   maxCycles?: string;
   single?: boolean;
   judgeCmd?: string;
+  judge?: string;
   judgeTimeout?: string;
 }
 
@@ -24,12 +29,16 @@ export interface QueryCliOptions extends IndexCliOptions {
 export async function runQuery(io: CliIO, text: string, o: QueryCliOptions): Promise<number> {
   const maxCycles = o.single ? 1 : parsePositiveInt(o.maxCycles ?? '3', '--max-cycles');
   if (o.judgeCmd !== undefined && o.judgeCmd.trim() === '') throw new ConfigError('--judge-cmd is empty. Give the command that judges, e.g. --judge-cmd "python judge.py".', '--judge-cmd');
-  const timeoutMs = o.judgeTimeout === undefined ? JUDGE_COMMAND_LIMITS.timeoutMs : parsePositiveInt(o.judgeTimeout, '--judge-timeout') * 1000;
+  if (o.judge !== undefined && o.judge !== 'learned' && o.judge !== 'heuristic') {
+    throw new ConfigError(`--judge must be learned or heuristic (the built-in judges); got "${o.judge}". An outside judge is --judge-cmd.`, '--judge');
+  }
+  const builtinJudge = o.judge as BuiltinJudge | undefined;
+  const timeoutMs = o.judgeTimeout === undefined ? JUDGE_COMMAND_LIMITS.timeoutMs : parsePositiveInt(o.judgeTimeout, '--judge-timeout', MAX_JUDGE_TIMEOUT_S) * 1000;
   const index = await openIndex(indexOptions(o.root, o));
   try {
     printNotes(io, index);
     const task = { text, keywords: o.keywords, patterns: o.patterns, excludes: o.exclude, maxCycles };
-    const result = o.judgeCmd === undefined ? await retrieve(index, task) : await retrieveJudgedBy(io, index, task, o.judgeCmd, timeoutMs!);
+    const result = o.judgeCmd === undefined ? await retrieve(index, task, { builtinJudge }) : await retrieveJudgedBy(io, index, task, { command: o.judgeCmd, timeoutMs, builtinJudge });
     if (o.json) printJson(io, result);
     else printHuman(io, result, index.stats().chunks);
     return 0;
@@ -39,8 +48,14 @@ export async function runQuery(io: CliIO, text: string, o: QueryCliOptions): Pro
 }
 
 /** The loop with an outside judge: the command judges every cycle's candidates. */
-async function retrieveJudgedBy(io: CliIO, index: CodeIndex, task: Task, command: string, timeoutMs: number): Promise<RetrievalResult> {
-  const session = await startRetrieval(index, task);
+async function retrieveJudgedBy(
+  io: CliIO,
+  index: CodeIndex,
+  task: Task,
+  o: { command: string; timeoutMs: number; builtinJudge?: BuiltinJudge },
+): Promise<RetrievalResult> {
+  const { command, timeoutMs } = o;
+  const session = await startRetrieval(index, task, { builtinJudge: o.builtinJudge });
   while (!session.isDone) {
     eprintln(io, `judge: cycle ${session.cycle}, ${session.candidates().length} candidate files`);
     await judgeCycle(session, { command, timeoutMs, cwd: index.config.root });

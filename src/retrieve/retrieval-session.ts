@@ -1,19 +1,20 @@
 import { identifierTerms, splitIdentifier } from '../chunk/identifiers.js';
 import type { CodeIndex } from '../code-index.js';
-import type { ChunkRow, LexicalHit } from '../store/catalog-types.js';
+import type { LexicalHit } from '../store/catalog-types.js';
 import { calibrate, VectorSample } from './calibration.js';
 import { createBuiltinEvaluator, type BuiltinJudge } from './builtin-evaluator.js';
 import { JUDGE_MODEL } from './judge-model.js';
 import type { RankingModel } from './ranking-model.js';
 import { dispatch, LOOP_TUNING, toCandidates, type DispatchedChunk } from './dispatch.js';
-import type { CandidateFile, ChunkOrigin, Evaluation, EvaluationContext, Evaluator } from './evaluator.js';
-import { definedNames, resolveDefinitionGaps, resolveUsages, type GapFile } from './gaps.js';
+import type { CandidateFile, Evaluation, EvaluationContext, Evaluator } from './evaluator.js';
+import { definedNames, resolveDefinitionGaps, resolveUsages } from './gaps.js';
+import { mergeEvaluations, roleOf, toResultFile, topChunks, type FileState } from './file-state.js';
 import { checkJudgements, namedDefinitions, type Judgement } from './judgements.js';
 import { combineQueryVector } from './query-vector.js';
 import { rankFiles } from './rank-files.js';
 import { compilePathGlobs } from './path-globs.js';
 import { LOW_RELEVANCE, refine, type CycleQuery, type HighChunk } from './refine.js';
-import type { CycleTrace, ResultFile, RetrievalResult, StopReason } from './retrieval-result.js';
+import type { CycleTrace, RetrievalResult, StopReason } from './retrieval-result.js';
 import { resolveTask, type ResolvedTask, type Task } from './task.js';
 
 /** Options of {@link startRetrieval}. */
@@ -45,20 +46,6 @@ export interface JudgeStep {
   readonly stoppedBecause?: StopReason;
 }
 
-/** Best evidence so far for one file. */
-interface FileState {
-  /** Mutable copy of the best evaluation: gap resolution may raise it and trim its missing context. */
-  evaluation: GapFile & { chunkRelevance?: Evaluation['chunkRelevance'] };
-  cycle: number;
-  /** The cycle that first found the file: 1 means the task's own query found it. */
-  firstSeen: number;
-  /** True when the judge (not only the hint) has spoken about the file: a hint never overrides the judge. */
-  judged: boolean;
-  /** The built-in judge's best relevance for the file: orders files the judge scored alike. */
-  hint: number;
-  /** `hint`: the built-in judge's relevance of the chunk, which orders chunks a judge scored alike. */
-  chunks: Map<string, { row: ChunkRow; relevance: number; hint: number; origin: ChunkOrigin }>;
-}
 
 const samples = new WeakMap<CodeIndex, VectorSample>();
 
@@ -180,7 +167,7 @@ export class RetrievalSession {
     const hinted = this.current.filter((c) => !judged.has(c.path)).map((c) => c.hint);
     const unseen = this.current.filter((c) => !this.files.has(c.path)).length;
     this.chunkHints = new Map(this.current.flatMap((c) => Object.entries(c.hint.chunkRelevance ?? {})));
-    const newFiles = this.merge(evaluations, true) + this.merge(hinted, false);
+    const newFiles = this.mergeAll(evaluations, true) + this.mergeAll(hinted, false);
     for (const c of this.current) {
       const f = this.files.get(c.path)!;
       f.hint = Math.max(f.hint, c.hint.relevance);
@@ -235,7 +222,6 @@ export class RetrievalSession {
   /** Gap resolution, REFINE, the trace line and the stop decision of the cycle just judged. */
   private refineAndStop({ newFiles, unseen }: { newFiles: number; unseen: number }): { highRows: number[]; excludedRows: number[]; expansionText: string } | undefined {
     const t = this.task;
-    const { catalog } = this.index.store;
     const files = this.files;
     const { critical: criticalGaps } = resolveDefinitionGaps({
       files: new Map([...files].map(([p, f]) => [p, f.evaluation])),
@@ -290,36 +276,9 @@ export class RetrievalSession {
     });
   }
 
-  /** Keeps the best evaluation per file and the best relevance per chunk; returns files new with relevance >= 0.2. */
-  private merge(evaluations: readonly Evaluation[], byJudge: boolean): number {
-    const rowsByFile = new Map<string, ChunkRow[]>();
-    const origins = new Map(this.scored.map((c) => [c.row.rowId, c.origin]));
-    for (const c of this.scored) rowsByFile.set(c.row.path, [...(rowsByFile.get(c.row.path) ?? []), c.row]);
-    let fresh = 0;
-    for (const e of evaluations) {
-      const relevance = Math.max(0, Math.min(1, Number.isFinite(e.relevance) ? e.relevance : 0));
-      const evaluation = { ...e, relevance, missingContext: [...e.missingContext] };
-      const state = this.files.get(e.path);
-      if (!state) {
-        if (relevance >= LOW_RELEVANCE) fresh++;
-        this.files.set(e.path, { evaluation, cycle: this.cycle, firstSeen: this.cycle, judged: byJudge, hint: 0, chunks: new Map() });
-      } else if ((byJudge && !state.judged) || (byJudge === state.judged && relevance > state.evaluation.relevance)) {
-        // The judge's word replaces a hint; otherwise the best evidence across cycles wins.
-        state.evaluation = evaluation;
-        state.cycle = this.cycle;
-        state.judged ||= byJudge;
-      }
-      const target = this.files.get(e.path)!;
-      for (const row of rowsByFile.get(e.path) ?? []) {
-        const r = target.judged && !byJudge ? target.evaluation.relevance : (e.chunkRelevance?.[row.chunkId] ?? relevance);
-        const prev = target.chunks.get(row.chunkId);
-        const hint = Math.max(prev?.hint ?? 0, this.chunkHints.get(row.chunkId) ?? 0);
-        const origin = prev && prev.origin !== 'definition' && prev.origin !== 'usage' ? prev.origin : (origins.get(row.rowId) ?? 'search');
-        if (!prev || r > prev.relevance) target.chunks.set(row.chunkId, { row, relevance: r, hint, origin });
-        else Object.assign(prev, { hint, origin });
-      }
-    }
-    return fresh;
+
+  private mergeAll(evaluations: readonly Evaluation[], byJudge: boolean): number {
+    return mergeEvaluations({ files: this.files, evaluations, byJudge, scored: this.scored, chunkHints: this.chunkHints, cycle: this.cycle });
   }
 
   private definitionPaths(names: readonly string[]): Map<string, string[]> {
@@ -337,23 +296,4 @@ export class RetrievalSession {
     if (!this.idfCache.has(w)) this.primeIdf([w]);
     return this.idfCache.get(w)!;
   }
-}
-
-function topChunks(f: FileState, n: number): Array<{ row: ChunkRow; relevance: number }> {
-  return [...f.chunks.values()].sort((a, b) => b.relevance - a.relevance || b.hint - a.hint).slice(0, n);
-}
-
-/** Context when gap-following raised it, or when only gap look-ups and user searches found it and nobody judged it high. */
-function roleOf(f: FileState, highThreshold: number): 'answer' | 'context' {
-  if (f.evaluation.role === 'context') return 'context';
-  const gapOnly = [...f.chunks.values()].every((c) => c.origin === 'definition' || c.origin === 'usage');
-  return gapOnly && f.evaluation.relevance < highThreshold ? 'context' : 'answer';
-}
-
-function toResultFile(f: FileState, highThreshold: number): ResultFile {
-  const chunks = [...f.chunks.values()]
-    .sort((a, b) => b.relevance - a.relevance || b.hint - a.hint || a.row.startLine - b.row.startLine)
-    .map(({ row, relevance }) => ({ symbol: row.symbol, kind: row.kind, parent: row.parent, startLine: row.startLine, endLine: row.endLine, relevance }));
-  const { path, relevance, reason, missingContext } = f.evaluation;
-  return { path, relevance, reason, chunks, missingContext, cycle: f.cycle, role: roleOf(f, highThreshold) };
 }
