@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import type { Chunker } from './chunk/chunker.js';
 import { MultiLanguageChunker } from './chunk/multi-language-chunker.js';
 import { resolveConfig, DEFAULTS, type Config, type IndexOptions } from './config.js';
@@ -8,6 +7,7 @@ import { createEmbedder } from './embed/create-embedder.js';
 import type { Embedder } from './embed/embedder.js';
 import { ConfigError, IndexMismatchError } from './errors.js';
 import { discoverySettingsFor, type DiscoverySettings } from './indexer/discovery-settings.js';
+import { makeIndexFolder } from './indexer/index-folder.js';
 import { indexDirFor, isWritableLocation, readonlyLocationError } from './indexer/index-location.js';
 import { openCatalogOrQuarantine, replaceDamagedCatalog } from './indexer/open-storage.js';
 import { prepareRebuild } from './indexer/rebuild-catalog.js';
@@ -23,6 +23,7 @@ import type { LexicalHit } from './store/catalog-types.js';
 import { createDebouncedSaver, type DebouncedSaver } from './store/debounced-saver.js';
 import { HnswStore } from './store/hnsw-store.js';
 import { openVectorStore, reconcileVectorStore, type OpenedVectorStore } from './store/open-vector-store.js';
+import { removeStaleTempFiles } from './store/stale-temp-files.js';
 import { acquireWriteLock } from './store/write-lock.js';
 import type { Hit, SearchMode, SourceFile } from './types.js';
 
@@ -87,16 +88,7 @@ export async function openIndex(options: OpenIndexOptions): Promise<CodeIndex> {
   const config = resolveConfig(options);
   const indexDir = indexDirFor(config.cacheDir, config.root);
   const discovery = discoverySettingsFor(config, indexDir);
-  try {
-    await mkdir(indexDir, { recursive: true });
-  } catch (error) {
-    throw new ConfigError(
-      `Cannot create the index folder ${indexDir}: ${(error as NodeJS.ErrnoException).code ?? error}. ` +
-        'Pass a writable --cache-dir (or set CODESCOUT_CACHE_DIR).',
-      'cacheDir',
-      { cause: error },
-    );
-  }
+  await makeIndexFolder(indexDir);
   const notes: string[] = [];
   const note = (message: string): void => {
     notes.push(message);
@@ -251,11 +243,15 @@ export class CodeIndex {
 
   /**
    * One-shot search. `mode` defaults to hybrid (vector + BM25 fused by reciprocal rank).
-   * @throws ConfigError for a malformed include/exclude glob or a text over MAX_TASK_CHARS characters.
+   * @throws ConfigError for a malformed include/exclude glob, a text over MAX_TASK_CHARS characters, or a `k` that
+   * is not a positive whole number.
    */
   async search(text: string, options: SearchOptions = {}): Promise<Hit[]> {
     if (text.length > MAX_TASK_CHARS) {
       throw new ConfigError(`The search text has ${text.length} characters; the limit is ${MAX_TASK_CHARS}. Search for a few words or one identifier.`, 'text');
+    }
+    if (options.k !== undefined && (!Number.isSafeInteger(options.k) || options.k < 1)) {
+      throw new ConfigError(`k must be a positive whole number of results; got ${options.k}.`, 'k');
     }
     return (await this.searchScored(text, options)).map(toHit);
   }
@@ -366,6 +362,7 @@ export class CodeIndex {
     this.assertWritable();
     const lock = await acquireWriteLock(this.indexDir, { waitMs: options.lockWaitMs ?? this.config.lockWaitMs });
     try {
+      await removeStaleTempFiles(this.indexDir); // left by a writer killed mid-save; only the lock holder may judge them
       const embedder = await this.embedder(options.onProgress);
       this.ensureManifest(embedder);
       this.syncWithCatalog();

@@ -114,7 +114,7 @@ function notReadyWarning(index: CodeIndex): { indexState: 'empty' | 'reset'; war
 export async function runSearch(io: CliIO, text: string, o: IndexCliOptions & { root?: string; k?: string; mode?: string; include?: string[]; exclude?: string[] }): Promise<number> {
   const mode = (o.mode ?? 'hybrid') as SearchMode;
   if (!MODES.includes(mode)) throw new ConfigError(`--mode must be one of ${MODES.join(', ')}; got "${o.mode}".`, 'mode');
-  const k = parsePositiveInt(o.k ?? '10', '-k');
+  const k = parsePositiveInt(o.k ?? '10', '-k', MAX_SEARCH_K);
   if (text.trim() === '') throw new ConfigError('The search text is empty. Give a few words, e.g. codescout search "parse config file".', 'text');
   const index = await openIndex(indexOptions(o.root, o));
   try {
@@ -158,15 +158,24 @@ export async function runChunks(io: CliIO, file: string, o: { json?: boolean; te
     for (const c of chunks) {
       const part = c.part ? ` (part ${c.part.index}/${c.part.count})` : '';
       println(io, `${String(c.startLine).padStart(5)}-${String(c.endLine).padEnd(5)} ${c.kind.padEnd(9)} ${c.parent ? `${c.parent}.` : ''}${c.symbol}${part}`);
-      if (o.text) println(io, c.embedText.replace(/^/gm, '      | '));
+      if (o.text) for (const line of c.embedText.split(/\r?\n/)) println(io, `      | ${line}`);
     }
   }
   return 0;
 }
 
-/** Parses a positive integer option. @throws ConfigError naming the option. */
-export function parsePositiveInt(value: string, option: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new ConfigError(`${option} must be a positive whole number; got "${value}".`, option);
+/** Most results `search -k` returns: more is a scan of the index, not a search. */
+export const MAX_SEARCH_K = 1000;
+
+/**
+ * Parses a positive whole number written in decimal digits (not `1e3`, `0x10` or `1.0`), at most `max`.
+ * @throws ConfigError naming the option.
+ */
+export function parsePositiveInt(value: string, option: string, max = Number.MAX_SAFE_INTEGER): number {
+  const n = /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n <= 0 || n > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? 'a positive whole number' : `a whole number from 1 to ${max}`;
+    throw new ConfigError(`${option} must be ${range}; got "${value}".`, option);
+  }
   return n;
 }

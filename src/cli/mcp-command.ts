@@ -1,12 +1,17 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { openIndex } from '../code-index.js';
 import { PACKAGE_ROOT } from '../config.js';
 import { IndexSession } from '../mcp/index-session.js';
+import { LineLimitedInput, MAX_MESSAGE_BYTES } from '../mcp/line-limited-input.js';
 import { createMcpServer } from '../mcp/server.js';
 import { indexOptions, type IndexCliOptions } from './index-commands.js';
 import { eprintln, type CliIO } from './output.js';
+
+/** JSON-RPC "Invalid Request": the answer to a message over the size limit. */
+const INVALID_REQUEST = ErrorCode.InvalidRequest;
 
 /**
  * `codescout mcp [root]`: serves the index over MCP on stdin/stdout until the client closes stdin or the process
@@ -20,7 +25,19 @@ export async function runMcp(io: CliIO, root: string | undefined, o: IndexCliOpt
   for (const note of index.notes) log(`codescout: ${note}`);
   const session = new IndexSession(index, { watch: o.watch !== false, log });
   const server = createMcpServer({ session, log, version: packageVersion() });
-  const transport = new StdioServerTransport();
+  // One message over the limit is refused with a JSON-RPC error; the SDK's transport alone would close the server.
+  const input = new LineLimitedInput({
+    maxLineBytes: MAX_MESSAGE_BYTES,
+    onOversized: ({ bytes, id }) => {
+      log(`codescout: refused an MCP message of ${bytes} bytes (the limit is ${MAX_MESSAGE_BYTES}); the server keeps running`);
+      if (id === null) return; // a notification, or an id we cannot find: nobody waits for an answer we could address
+      const message = `The request is ${bytes} bytes; the limit is ${MAX_MESSAGE_BYTES} bytes. Send less (fewer paths, shorter text).`;
+      transport.send({ jsonrpc: '2.0', id, error: { code: INVALID_REQUEST, message } }).catch((error: unknown) => log(`codescout: could not answer the refused request: ${(error as Error).message}`));
+    },
+  });
+  // Lines reach the transport whole and within the limit; its own cap only has to stay above ours.
+  const transport = new StdioServerTransport(input, process.stdout, { maxBufferSize: 2 * MAX_MESSAGE_BYTES });
+  process.stdin.pipe(input);
   const stopped = new Promise<void>((resolve) => {
     const stop = (): void => {
       process.off('SIGINT', stop);

@@ -1,5 +1,6 @@
 import { open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { PRIVATE_FILE_MODE } from './private-files.js';
 
 /** Suffix of a temp file that this process writes next to `path` before renaming it into place. */
 export function tempPathFor(path: string): string {
@@ -14,7 +15,7 @@ export function tempPathFor(path: string): string {
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
   const tmp = tempPathFor(path);
   try {
-    const handle = await open(tmp, 'w');
+    const handle = await open(tmp, 'w', PRIVATE_FILE_MODE);
     try {
       await handle.writeFile(data);
       await handle.sync();

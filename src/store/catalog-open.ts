@@ -1,9 +1,10 @@
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { existsSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, IndexCorruptError, IndexMismatchError } from '../errors.js';
 import { snapshotCatalog, type CatalogSnapshot } from './catalog-snapshot.js';
 import { catalogFileStamp, matchesCheckStamp, recordCheckStamp } from './check-stamp.js';
+import { createPrivateFileSync, makePrivateDirSync } from './private-files.js';
 import { createSchema, isEmptyDatabase, readSchemaVersion, SCHEMA_VERSION } from './schema.js';
 
 /** File name of the catalog inside an index directory. */
@@ -47,7 +48,10 @@ export function openCatalogDatabase(indexDir: string, options: OpenDatabaseOptio
   const path = catalogPath(indexDir);
   const readonly = options.readonly ?? false;
   if (readonly && !existsSync(path)) throw missingIndexError(indexDir, path);
-  if (!readonly) mkdirSync(indexDir, { recursive: true });
+  if (!readonly) {
+    makePrivateDirSync(indexDir);
+    createPrivateFileSync(path); // 0600 before SQLite creates it 0644 (its -wal and -shm copy the mode)
+  }
 
   // Taken before SQLite opens the files (opening creates the -wal): the state a passed check vouches for.
   const stamp = catalogFileStamp(path);

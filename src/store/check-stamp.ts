@@ -1,5 +1,6 @@
 import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PRIVATE_FILE_MODE } from './private-files.js';
 
 /** File beside the catalog naming the exact state of the catalog files that last passed `quick_check`. */
 export const CHECK_STAMP_FILE = 'catalog.checked';
@@ -42,7 +43,7 @@ export function recordCheckStamp(dir: string, stamp: string | null, name = CHECK
   const path = join(dir, name);
   const tmp = `${path}.tmp-${process.pid}`;
   try {
-    writeFileSync(tmp, stamp);
+    writeFileSync(tmp, stamp, { mode: PRIVATE_FILE_MODE });
     renameSync(tmp, path);
   } catch {
     // A read-only index folder: nothing to remember, nothing lost.

@@ -1,11 +1,12 @@
 import hnswlib from 'hnswlib-node';
-import { mkdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { commitTempFile, tempPathFor, writeFileAtomic } from './atomic-write.js';
 import { filesStamp, matchesCheckStamp, recordCheckStamp, VECTORS_CHECK_STAMP_FILE } from './check-stamp.js';
 import {
   checkHnswHeader, hashFile, hashFileSync, hnswPaths, parseHnswMeta, readMetaText, type HnswMeta,
 } from './hnsw-file.js';
+import { createPrivateFileSync, makePrivateDirSync } from './private-files.js';
 import type { VectorHit, VectorStore } from './vector-store.js';
 
 type Index = InstanceType<typeof hnswlib.HierarchicalNSW>;
@@ -250,7 +251,7 @@ export class HnswStore implements VectorStore {
     if (!this.isDirty) return;
     const version = this.version;
     const paths = hnswPaths(this.options.indexDir);
-    mkdirSync(this.options.indexDir, { recursive: true });
+    makePrivateDirSync(this.options.indexDir);
     const tmp = tempPathFor(paths.graph);
     try {
       await this.writeGraph(tmp, paths, version);
@@ -261,6 +262,7 @@ export class HnswStore implements VectorStore {
   }
 
   private async writeGraph(tmp: string, paths: { graph: string; meta: string }, version: number): Promise<void> {
+    createPrivateFileSync(tmp); // hnswlib truncates it and keeps its 0600
     this.index.writeIndexSync(tmp);
     // Captured in the same tick as the graph so the meta describes exactly what was written.
     const snapshot = {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { IndexLockedError } from '../errors.js';
 import { isErrno } from './atomic-write.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-files.js';
 
 /** File name of the write lock inside an index directory. */
 export const WRITE_LOCK_FILE = 'write.lock';
@@ -54,7 +55,7 @@ export async function acquireWriteLock(indexDir: string, options: AcquireWriteLo
   };
   const content = JSON.stringify(owner);
   const deadline = Date.now() + (options.waitMs ?? 0);
-  await mkdir(indexDir, { recursive: true });
+  await mkdir(indexDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   for (;;) {
     if (await tryCreate(path, content, owner.token)) return heldLock(path, owner);
     const raw = await readFile(path, 'utf8').catch((error: unknown) => {
@@ -76,7 +77,7 @@ export async function acquireWriteLock(indexDir: string, options: AcquireWriteLo
 /** Creates the lock file with its full content in one step (hard link of a temp file); false when it exists. */
 async function tryCreate(path: string, content: string, token: string): Promise<boolean> {
   const tmp = `${path}.${process.pid}.${token}`;
-  await writeFile(tmp, content);
+  await writeFile(tmp, content, { mode: PRIVATE_FILE_MODE });
   try {
     await link(tmp, path);
     return true;
@@ -85,7 +86,7 @@ async function tryCreate(path: string, content: string, token: string): Promise<
     // Filesystems without hard links: exclusive create. Its content appears a moment later, which a
     // contender could read as garbage; acceptable where links are unavailable.
     if (isErrno(error, 'EPERM') || isErrno(error, 'ENOTSUP') || isErrno(error, 'ENOSYS')) {
-      return writeFile(path, content, { flag: 'wx' }).then(
+      return writeFile(path, content, { flag: 'wx', mode: PRIVATE_FILE_MODE }).then(
         () => true,
         (wxError: unknown) => {
           if (isErrno(wxError, 'EEXIST')) return false;

@@ -43,7 +43,7 @@ describe('bad usage exits 2 with a message naming the fix', () => {
 
   it('an unwritable cache dir (a path below a regular file)', async () => {
     const run = await runCli(['index', tree.root, '--cache-dir', path.join(aFile, 'cache')]);
-    expectCleanFailure(run, 2, /Cannot create the index folder .*README\.md\/cache\/repo-\w+: ENOTDIR\. Pass a writable --cache-dir \(or set CODESCOUT_CACHE_DIR\)\./);
+    expectCleanFailure(run, 2, /Cannot create the index folder .*README\.md\/cache\/repo-\w+: .*README\.md is not a folder\. Pass a writable --cache-dir \(or set CODESCOUT_CACHE_DIR\)\./);
   });
 
   it('an empty or blank query', async () => {
@@ -67,8 +67,8 @@ describe('bad usage exits 2 with a message naming the fix', () => {
   });
 
   it('bad option values: -k, --mode, --max-cycles, --model', async () => {
-    expectCleanFailure(await runCli(['search', 'x', ...at(), '-k', '0']), 2, /-k must be a positive whole number; got "0"\./);
-    expectCleanFailure(await runCli(['search', 'x', ...at(), '-k', 'ten']), 2, /-k must be a positive whole number; got "ten"\./);
+    expectCleanFailure(await runCli(['search', 'x', ...at(), '-k', '0']), 2, /-k must be a whole number from 1 to 1000; got "0"\./);
+    expectCleanFailure(await runCli(['search', 'x', ...at(), '-k', 'ten']), 2, /-k must be a whole number from 1 to 1000; got "ten"\./);
     expectCleanFailure(await runCli(['search', 'x', ...at(), '--mode', 'fuzzy']), 2, /--mode must be one of vector, lexical, hybrid; got "fuzzy"\./);
     expectCleanFailure(await runCli(['query', 'x', ...at(), '--max-cycles', '9']), 2, /maxCycles must be a whole number from 1 to 5; got 9\./);
     expectCleanFailure(await runCli(['index', tree.root, '--model', 'gpt-embed']), 2, /Unknown model "gpt-embed"\. Known models: all-MiniLM-L6-v2, bge-small-en-v1\.5\./);
