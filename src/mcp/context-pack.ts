@@ -1,4 +1,5 @@
 import { renderCandidates, viewCandidates } from '../retrieve/candidate-view.js';
+import type { SecretPolicy } from '../discover/secret-policy.js';
 import type { RetrievalResult } from '../retrieve/retrieval-result.js';
 import type { RetrievalSession } from '../retrieve/retrieval-session.js';
 import { loadChunkCode } from './chunk-code.js';
@@ -6,9 +7,9 @@ import { fitCodeToBudget } from './token-budget.js';
 import { ToolReply } from './tool-result.js';
 
 /** The answer of a retrieval as `retrieve_context` returns it: results first, then related, code within the budget. */
-export async function contextPack(o: { root: string; result: RetrievalResult; tokenBudget: number }): Promise<Record<string, unknown>> {
+export async function contextPack(o: { root: string; secrets: SecretPolicy; result: RetrievalResult; tokenBudget: number }): Promise<Record<string, unknown>> {
   const { result, tokenBudget } = o;
-  const textOf = await loadChunkCode(o.root, [...result.results, ...result.related]);
+  const textOf = await loadChunkCode({ root: o.root, secrets: o.secrets, files: [...result.results, ...result.related] });
   const code = fitCodeToBudget({ results: result.results, related: result.related, budgetTokens: tokenBudget, textOf });
   return {
     status: 'done',

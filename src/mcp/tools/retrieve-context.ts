@@ -77,7 +77,7 @@ export function registerRetrieveContext(server: McpServer, o: { session: IndexSe
           return judgeStep({ session, sessionId, tokenBudget });
         }
         const result = await retrieve(o.session.index, task, { evaluate: o.evaluate });
-        return contextPack({ root, result, tokenBudget });
+        return contextPack({ root, secrets: o.session.index.discovery.secrets, result, tokenBudget });
       }),
   );
 }
