@@ -20,7 +20,7 @@ ROUNDS = 250
 
 def load(paths):
     """Rows of every file, grouped by repository: (features, label, task key, path)."""
-    names, data = None, defaultdict(lambda: {'x': [], 'y': [], 'task': [], 'path': [], 'golds': {}})
+    names, data = None, defaultdict(lambda: {'x': [], 'y': [], 'task': [], 'cycle': [], 'path': [], 'golds': {}})
     for p in paths:
         with open(p) as f:
             header = json.loads(f.readline())
@@ -32,7 +32,7 @@ def load(paths):
             for line in f:
                 r = json.loads(line)
                 key = f"{header['dataset']}/{r['task']}"
-                d['x'].append(r['x']); d['y'].append(r['gold']); d['task'].append(key); d['path'].append(r['path'])
+                d['x'].append(r['x']); d['y'].append(r['gold']); d['task'].append(key); d['cycle'].append(r['cycle']); d['path'].append(r['path'])
                 d['golds'][key] = r['golds']
     return names, data
 
@@ -61,9 +61,23 @@ def weights(repos, data):
     return np.concatenate([np.full(len(data[r]['y']), 1000.0 / len(data[r]['y'])) for r in repos])
 
 
-def fit(repos, data):
+def groups(d):
+    """Sizes of the runs of rows of one task and cycle (rows are written in that order)."""
+    sizes, last = [], None
+    for t, c in zip(d['task'], d['cycle']):
+        if (t, c) != last:
+            sizes.append(0); last = (t, c)
+        sizes[-1] += 1
+    return sizes
+
+
+def fit(repos, data, objective):
     x = np.concatenate([np.array(data[r]['x'], dtype=float) for r in repos])
     y = np.concatenate([np.array(data[r]['y'], dtype=float) for r in repos])
+    if objective == 'lambdarank':
+        params = {**PARAMS, 'objective': 'lambdarank', 'lambdarank_truncation_level': 20, 'eval_at': [10]}
+        ds = lgb.Dataset(x, y, group=[g for r in repos for g in groups(data[r])])
+        return lgb.train(params, ds, ROUNDS)
     return lgb.train(PARAMS, lgb.Dataset(x, y, weight=weights(repos, data)), ROUNDS)
 
 
@@ -90,6 +104,7 @@ def main():
     ap.add_argument('--rows', nargs='+', required=True)
     ap.add_argument('--out')
     ap.add_argument('--version', default='judge-1')
+    ap.add_argument('--objective', choices=['binary', 'lambdarank'], default='binary')
     a = ap.parse_args()
     paths = sorted({p for pattern in a.rows for p in glob.glob(pattern)})
     names, data = load(paths)
@@ -99,7 +114,7 @@ def main():
     print(f'{"held-out repository":32} {"tasks":>5}  {"heur R@10":>9} {"learn R@10":>10}  {"heur MRR":>8} {"learn MRR":>9}')
     oof_raw, oof_y, rows = [], [], []
     for held in repos:
-        booster = fit([r for r in repos if r != held], data)
+        booster = fit([r for r in repos if r != held], data, a.objective)
         d = data[held]
         raw = booster.predict(np.array(d['x'], dtype=float), raw_score=True)
         oof_raw.extend(raw); oof_y.extend(d['y'])
@@ -117,7 +132,7 @@ def main():
     print('calibration (score -> relevance):', list(zip(knots['score'][::8], knots['relevance'][::8])))
     if not a.out:
         return
-    final = fit(repos, data)
+    final = fit(repos, data, a.objective)
     model = {'version': a.version, 'features': names, 'trees': export_trees(final), 'bias': 0,
              'calibration': knots, 'trainedOn': ', '.join(repos)}
     body = json.dumps(model, separators=(',', ':'))

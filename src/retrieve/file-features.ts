@@ -1,6 +1,6 @@
 import type { SimilarityCalibration } from './default-evaluator.js';
 import type { CandidateFile } from './evaluator.js';
-import { chunkStems, nameStems, stem, type TaskTerm } from './terms.js';
+import { chunkStems, nameStems, type TaskTerm } from './terms.js';
 
 /**
  * The evidence the learned judge scores a candidate file from, in a fixed order (the model file names them and
@@ -35,6 +35,14 @@ export const FEATURE_NAMES = Object.freeze([
   'laterCycle', // found in cycle 2 or later
   'taskTerms', // log(1 + content terms of the task)
   'pathDepth', // log(1 + folders above the file)
+  'simRank', // log(1 + place of the file among the cycle's candidates by best similarity)
+  'lexRank', // ... by best BM25
+  'heuristicRank', // ... by the hand-tuned relevance
+  'meanSim', // mean similarity of the file's chunks
+  'folderPeers', // log(1 + other candidates in the same folder)
+  'strongPeers', // log(1 + other candidates in the same folder the hand-tuned judge puts at 0.5 or more)
+  'importedByStrong', // a candidate at 0.5 or more imports this file (relative import)
+  'importsStrong', // this file imports a candidate at 0.5 or more
 ] as const);
 
 /** Name of one feature. */
@@ -56,10 +64,21 @@ const DOC_PATH = /\.(md|mdx|markdown|txt|rst)$/i;
 const INDEX_FILE = /(^|\/)(index|mod)\.[cm]?[jt]sx?$/;
 const NON_SYMBOL = new Set(['module', 'text', 'section']);
 
+/** Strong: the hand-tuned judge puts a file at this relevance or more (for the relational features). */
+const STRONG = 0.5;
+
 /** Pure: the features of every file of one cycle, in {@link FEATURE_NAMES} order, given each file's heuristic relevance. */
 export function cycleFeatures(files: readonly CandidateFile[], heuristic: ReadonlyMap<string, number>, ctx: FeatureContext): Map<string, number[]> {
   const sims = files.map((f) => Math.max(...f.chunks.map((c) => c.taskSimilarity)));
   const lexs = files.map((f) => Math.max(...f.chunks.map((c) => c.taskLexical)));
+  const heur = files.map((f) => heuristic.get(f.path) ?? 0);
+  const simRanks = ranks(sims);
+  const lexRanks = ranks(lexs);
+  const heurRanks = ranks(heur);
+  const folders = files.map((f) => folderOf(f.path));
+  const strong = new Set(files.filter((_, i) => heur[i]! >= STRONG).map((f) => f.path));
+  const imports = new Map(files.map((f) => [f.path, importedPaths(f)]));
+  const importedByStrong = new Set([...strong].flatMap((p) => [...imports.get(p)!]));
   const bestSim = Math.max(0, ...sims);
   const bestLex = Math.max(0, ...lexs);
   const weight = (t: TaskTerm): number => ctx.idf(t.word);
@@ -105,13 +124,47 @@ export function cycleFeatures(files: readonly CandidateFile[], heuristic: Readon
       laterCycle: ctx.cycle > 1 ? 1 : 0,
       taskTerms: Math.log1p(ctx.taskTerms.length),
       pathDepth: Math.log1p(file.path.split('/').length - 1),
+      simRank: Math.log1p(simRanks[i]!),
+      lexRank: Math.log1p(lexRanks[i]!),
+      heuristicRank: Math.log1p(heurRanks[i]!),
+      meanSim: file.chunks.reduce((a, c) => a + c.taskSimilarity, 0) / file.chunks.length,
+      folderPeers: Math.log1p(folders.filter((d, j) => j !== i && d === folders[i]).length),
+      strongPeers: Math.log1p(files.filter((g, j) => j !== i && folders[j] === folders[i] && strong.has(g.path)).length),
+      importedByStrong: importedByStrong.has(withoutExtension(file.path)) ? 1 : 0,
+      importsStrong: [...imports.get(file.path)!].some((p) => [...strong].some((s) => s !== file.path && withoutExtension(s) === p)) ? 1 : 0,
     };
     out.set(file.path, FEATURE_NAMES.map((n) => values[n]));
   });
   return out;
 }
 
-/** The stems of words, for callers that hold plain words. */
-export function termsOf(words: readonly string[]): TaskTerm[] {
-  return words.map((word) => ({ word, stem: stem(word) }));
+/** 0-based places of values sorted high to low (ties share the better place). */
+function ranks(values: readonly number[]): number[] {
+  const sorted = [...values].sort((a, b) => b - a);
+  return values.map((v) => sorted.indexOf(v));
+}
+
+function folderOf(path: string): string {
+  return path.slice(0, path.lastIndexOf('/') + 1);
+}
+
+function withoutExtension(path: string): string {
+  return path.replace(/\.[cm]?[jt]sx?$/, '').replace(/\/index$/, '');
+}
+
+/** Root-relative paths (without extension) of a file's relative imports and re-exports, as its chunks show them. */
+export function importedPaths(file: CandidateFile): Set<string> {
+  const out = new Set<string>();
+  const dir = folderOf(file.path).split('/').filter((p) => p !== '');
+  for (const c of file.chunks) {
+    for (const m of c.text.matchAll(/(?:from|import|require\()\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
+      const parts = [...dir];
+      for (const seg of m[1]!.split('/')) {
+        if (seg === '..') parts.pop();
+        else if (seg !== '.' && seg !== '') parts.push(seg);
+      }
+      out.add(withoutExtension(parts.join('/')));
+    }
+  }
+  return out;
 }

@@ -11,7 +11,7 @@ const chunk = (o: Partial<CandidateChunk> & { text: string }): CandidateChunk =>
 const throttle: CandidateFile = {
   path: 'src/http/middleware/throttle.ts',
   chunks: [
-    chunk({ chunkId: 'a', symbol: 'throttle', text: 'export function throttle(bucket: TokenBucket) { return limit(bucket); }', taskSimilarity: 0.62, taskLexical: 0.4, rank: 3 }),
+    chunk({ chunkId: 'a', symbol: 'throttle', text: 'import { TokenBucket } from "../../util";\nexport function throttle(bucket: TokenBucket) { return limit(bucket); }', taskSimilarity: 0.62, taskLexical: 0.4, rank: 3 }),
     chunk({ chunkId: 'b', symbol: 'ThrottleOptions', kind: 'interface', text: 'interface ThrottleOptions { burst: number }', taskSimilarity: 0.5, taskLexical: 1, rank: 1 }),
   ],
 };
@@ -19,7 +19,7 @@ const bucket: CandidateFile = {
   path: 'src/util/index.ts',
   chunks: [chunk({ chunkId: 'c', symbol: 'index', kind: 'module', text: 'export * from "./token-bucket";', taskSimilarity: 0.3, taskLexical: 0, rank: 9, origin: 'definition' })],
 };
-const spec: CandidateFile = { path: 'docs/rate.test.ts', chunks: [chunk({ chunkId: 'd', text: 'it("limits requests")', taskSimilarity: 0.4, rank: 5, origin: 'usage' })] };
+const spec: CandidateFile = { path: 'src/http/middleware/rate.test.ts', chunks: [chunk({ chunkId: 'd', text: 'import { throttle } from "./throttle";\nit("limits requests")', taskSimilarity: 0.4, rank: 5, origin: 'usage' })] };
 
 const ctx = {
   calibration: { mean: 0.2, std: 0.1 },
@@ -79,5 +79,19 @@ describe('cycleFeatures', () => {
     expect([b.isIndexFile, b.onlyNonSymbol, b.onlyDefinition, b.fromSearch]).toEqual([1, 1, 1, 0]);
     const s = features(spec);
     expect([s.isTest, s.onlyUsage, s.kindFunction]).toEqual([1, 1, 1]);
+  });
+
+  it('places within the cycle, folder peers, and import links to the files the hand-tuned judge calls strong', () => {
+    const t = features(throttle);
+    const b = features(bucket);
+    const s = features(spec);
+    expect([t.simRank, s.simRank, b.simRank]).toEqual([0, Math.log1p(1), Math.log1p(2)]);
+    expect([t.lexRank, b.lexRank, s.lexRank]).toEqual([0, Math.log1p(1), Math.log1p(1)]); // ties share the better place
+    expect([t.heuristicRank, b.heuristicRank, s.heuristicRank]).toEqual([0, Math.log1p(1), Math.log1p(2)]);
+    expect(t.meanSim).toBeCloseTo(0.56, 10);
+    expect([t.folderPeers, s.folderPeers, b.folderPeers]).toEqual([Math.log1p(1), Math.log1p(1), 0]);
+    expect([t.strongPeers, s.strongPeers]).toEqual([0, Math.log1p(1)]); // throttle (0.81) is strong; the spec is not
+    expect([b.importedByStrong, s.importedByStrong, t.importedByStrong]).toEqual([1, 0, 0]); // "../../util" is src/util/index.ts
+    expect([s.importsStrong, t.importsStrong, b.importsStrong]).toEqual([1, 0, 0]); // the spec imports the throttle
   });
 });
