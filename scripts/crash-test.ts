@@ -1,19 +1,19 @@
 /**
  * Crash safety at scale: in a temp tree of generated source files, repeatedly starts `codescout index`
- * (after random edits, or with --rebuild) or `codescout watch` (with files written while it runs), SIGKILLs it
- * after a random delay, then reopens the index and checks that `verify()` finds nothing, that `update()`
- * completes it, and that its chunk set equals that of a reference index that was never killed. The run
+ * (after random edits, or with --rebuild), `codescout watch` (with files written while it runs) or
+ * `codescout mcp --no-watch` (after random edits, with a `reindex` call of every path or of some changed ones),
+ * SIGKILLs it after a random delay, then reopens the index and checks that `verify()` finds nothing, that
+ * `update()` completes it, and that its chunk set equals that of a reference index that was never killed. The run
  * ends with a from-scratch build of the final tree, compared with both.
  *
- * Usage: npx tsx scripts/crash-test.ts [--trials 50] [--seed N] [--files 150] [--min-delay 50] [--max-delay 3000] [--json]
+ * Usage: npx tsx scripts/crash-test.ts [--trials 50] [--seed N] [--files 150] [--min-delay 50] [--max-delay 3000]
+ *   [--kinds index,watch,mcp-reindex] [--json]
  * Needs `npm run build` first (it runs bin/codescout.js). Exits 1 when any trial failed.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { openIndex, type CodeIndex } from '../src/code-index.js';
 import { defaultModelsDir } from '../src/config.js';
 import { createEmbedder } from '../src/embed/create-embedder.js';
@@ -22,11 +22,14 @@ import { MODELS } from '../src/embed/models.js';
 import { indexDirFor } from '../src/indexer/index-location.js';
 import { WRITE_LOCK_FILE } from '../src/store/write-lock.js';
 import { seededRandom } from './bench/seeded.js';
-
-const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/codescout.js');
+import { CLI, childEnv, runAndKill } from './crash/cli-trial.js';
+import { runMcpReindexTrial } from './crash/mcp-reindex-trial.js';
+import { Tree } from './crash/tree.js';
 
 /** What a trial runs before it is killed. */
-export type TrialKind = 'index' | 'rebuild' | 'watch';
+export type TrialKind = 'index' | 'rebuild' | 'watch' | 'mcp-reindex';
+
+const TRIAL_KINDS: readonly TrialKind[] = ['index', 'rebuild', 'watch', 'mcp-reindex'];
 
 /** Options of {@link runCrashTrials}. */
 export interface CrashTestOptions {
@@ -37,7 +40,7 @@ export interface CrashTestOptions {
   readonly files: number;
   readonly minDelayMs: number;
   readonly maxDelayMs: number;
-  /** Kinds to cycle through in order; default: drawn at random (60% index, 20% rebuild, 20% watch). */
+  /** Kinds to cycle through in order; default: drawn at random (50% index, 15% rebuild, 15% watch, 20% mcp-reindex). */
   readonly kinds?: readonly TrialKind[];
   readonly log?: (line: string) => void;
 }
@@ -63,58 +66,6 @@ export interface CrashTestSummary {
   readonly seconds: number;
 }
 
-const TOPICS = ['parse', 'render', 'store', 'fetch', 'encode', 'merge', 'sort', 'score', 'route', 'cache'];
-
-/** Source text of file `i` at edit `version`: distinct per (i, version), a few symbols each. */
-function sourceOf(i: number, version: number): string {
-  const topic = TOPICS[i % TOPICS.length]!;
-  const Name = `${topic[0]!.toUpperCase()}${topic.slice(1)}`;
-  return (
-    `/** ${topic} helper ${i}, revision ${version}, for records of kind ${(i + version) % 7}. */\n` +
-    `export function ${topic}Record${i}v${version}(input: string[], limit = ${i + version}): string[] {\n` +
-    `  return input.filter((x, j) => j < limit).map((x) => x + '${topic}-${i}-${version}');\n}\n\n` +
-    `export class ${Name}Cache${i} {\n  private entries = new Map<string, number>();\n` +
-    `  put(key: string): void {\n    this.entries.set(key, ${i * 31 + version});\n  }\n` +
-    `  get(key: string): number | undefined {\n    return this.entries.get(key) ?? ${version};\n  }\n}\n`
-  );
-}
-
-function relPathOf(i: number): string {
-  return `pkg${i % 12}/${TOPICS[i % TOPICS.length]}/${TOPICS[i % TOPICS.length]}-${i}.ts`;
-}
-
-/** The tree under test: which generated files exist and at which version. */
-class Tree {
-  readonly versions = new Map<number, number>();
-  private nextId: number;
-  constructor(readonly root: string, count: number) {
-    for (let i = 0; i < count; i++) this.versions.set(i, 0);
-    this.nextId = count;
-  }
-  async writeAll(): Promise<void> {
-    for (const [i, v] of this.versions) await this.write(i, v);
-  }
-  async write(i: number, version: number): Promise<void> {
-    const abs = path.join(this.root, relPathOf(i));
-    await mkdir(path.dirname(abs), { recursive: true });
-    await writeFile(abs, sourceOf(i, version));
-    this.versions.set(i, version);
-  }
-  /** Random edits: rewrite some files, delete a few, add a few. */
-  async mutate(random: () => number, edits: number): Promise<void> {
-    const ids = [...this.versions.keys()];
-    for (let n = 0; n < edits; n++) {
-      const roll = random();
-      const i = ids[Math.floor(random() * ids.length)]!;
-      if (roll < 0.7 && this.versions.has(i)) await this.write(i, this.versions.get(i)! + 1);
-      else if (roll < 0.85 && this.versions.has(i) && this.versions.size > 10) {
-        await unlink(path.join(this.root, relPathOf(i)));
-        this.versions.delete(i);
-      } else await this.write(this.nextId++, 0);
-    }
-  }
-}
-
 /** Everything that defines an index's content: (path, lines, kind, symbol, hash) of every live chunk, sorted. */
 export function chunkSet(index: CodeIndex): string[] {
   const { catalog } = index.store;
@@ -127,12 +78,6 @@ export function chunkSet(index: CodeIndex): string[] {
 /** An embedder whose dispose() is a no-op, so one loaded model serves every in-process open. */
 function borrowed(shared: Embedder): Embedder {
   return new Proxy(shared, { get: (target, key) => (key === 'dispose' ? async () => undefined : Reflect.get(target, key)) });
-}
-
-function spawnCodescout(args: readonly string[]): ChildProcess {
-  const env: NodeJS.ProcessEnv = { ...process.env, CODESCOUT_OFFLINE: '1' };
-  delete env.CODESCOUT_CACHE_DIR;
-  return spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 /** Runs the trials; never throws for a failed trial (it is counted and described in `failures`). */
@@ -149,7 +94,7 @@ export async function runCrashTrials(options: CrashTestOptions): Promise<CrashTe
   await tree.writeAll();
   const shared = await createEmbedder({ spec: MODELS['all-MiniLM-L6-v2']!, modelsDir: defaultModelsDir(), offline: true });
   const embedder = borrowed(shared);
-  const byKind: Record<TrialKind, number> = { index: 0, rebuild: 0, watch: 0 };
+  const byKind: Record<TrialKind, number> = { index: 0, rebuild: 0, watch: 0, 'mcp-reindex': 0 };
   const failures: string[] = [];
   let killedMidRun = 0;
   let killedMidWrite = 0;
@@ -161,15 +106,12 @@ export async function runCrashTrials(options: CrashTestOptions): Promise<CrashTe
     for (let t = 1; t <= options.trials; t++) {
       const kind = options.kinds?.[(t - 1) % options.kinds.length] ?? pickKind(random());
       byKind[kind]++;
-      if (kind === 'index' && t > 1) await tree.mutate(random, 1 + Math.floor(random() * 40));
       const delayMs = Math.round(options.minDelayMs + random() * (options.maxDelayMs - options.minDelayMs));
-      const args = kind === 'watch' ? ['watch', root, '--cache-dir', cacheDir] : ['index', root, '--cache-dir', cacheDir];
-      if (kind === 'rebuild') args.push('--rebuild');
-      const outcome = await runAndKill({ args, delayMs, lockPath, edit: kind === 'watch' ? () => tree.mutate(random, 1) : undefined });
+      const outcome = await runTrial({ kind, first: t === 1, delayMs, tree, random, cacheDir, lockPath });
       if (outcome.killed) killedMidRun++;
       else finishedBeforeKill++;
       if (outcome.killed && outcome.wrote) killedMidWrite++;
-      if (!outcome.killed && outcome.code !== 0) failures.push(`trial ${t} (${kind}): exited ${outcome.code}: ${outcome.stderr.slice(-300)}`);
+      if (outcome.problem !== undefined) failures.push(`trial ${t} (${kind}${outcome.detail}): ${outcome.problem}`);
 
       const index = await openIndex({ root, cacheDir, embedder, lockWaitMs: 10_000 });
       let problems = index.verify();
@@ -192,13 +134,13 @@ export async function runCrashTrials(options: CrashTestOptions): Promise<CrashTe
       const same = got.length === want.length && got.every((c, i) => c === want[i]);
       if (problems.length > 0) {
         verifyFailures++;
-        failures.push(`trial ${t} (${kind}, killed at ${delayMs} ms): verify: ${problems.join('; ')}`);
+        failures.push(`trial ${t} (${kind}${outcome.detail}, killed at ${delayMs} ms): verify: ${problems.join('; ')}`);
       }
       if (!same) {
         mismatches++;
-        failures.push(`trial ${t} (${kind}, killed at ${delayMs} ms): ${got.length} chunks, reference ${want.length}`);
+        failures.push(`trial ${t} (${kind}${outcome.detail}, killed at ${delayMs} ms): ${got.length} chunks, reference ${want.length}`);
       }
-      log(`trial ${t}/${options.trials} ${kind.padEnd(7)} kill at ${String(delayMs).padStart(4)} ms: ` +
+      log(`trial ${t}/${options.trials} ${kind.padEnd(11)} kill at ${String(delayMs).padStart(4)} ms${outcome.detail}: ` +
         `${outcome.killed ? (outcome.wrote ? 'killed mid-write' : 'killed before writing') : 'finished first'}, ` +
         `verify ${problems.length === 0 ? 'ok' : 'FAILED'}, chunks ${same ? 'match' : 'DIFFER'} (${got.length})`);
     }
@@ -214,40 +156,51 @@ export async function runCrashTrials(options: CrashTestOptions): Promise<CrashTe
   };
 }
 
-function pickKind(roll: number): TrialKind {
-  return roll < 0.6 ? 'index' : roll < 0.8 ? 'rebuild' : 'watch';
+/** How a trial's child ended; `detail` (e.g. `, reindex of 3 paths`) goes into its log line. */
+interface TrialOutcome {
+  readonly killed: boolean;
+  readonly wrote: boolean;
+  readonly problem?: string;
+  readonly detail: string;
 }
 
-/** Spawns the CLI, optionally edits files every 100 ms while it runs, and SIGKILLs it after `delayMs`. */
-async function runAndKill(o: {
-  args: readonly string[];
+/** Edits the tree as the kind needs, runs its child and SIGKILLs it `delayMs` later. */
+async function runTrial(o: {
+  kind: TrialKind;
+  first: boolean;
   delayMs: number;
+  tree: Tree;
+  random: () => number;
+  cacheDir: string;
   lockPath: string;
-  edit?: () => Promise<void>;
-}): Promise<{ killed: boolean; wrote: boolean; code: number | null; stderr: string }> {
-  const { delayMs, edit } = o;
-  const child = spawnCodescout(o.args);
-  let stderr = '';
-  let stdout = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  let running = true;
-  void exited.then(() => (running = false));
-  const deadline = Date.now() + delayMs;
-  while (running && Date.now() < deadline) {
-    if (edit) await edit();
-    await new Promise((r) => setTimeout(r, Math.min(100, Math.max(0, deadline - Date.now()))));
+}): Promise<TrialOutcome> {
+  const { kind, tree, random, cacheDir, lockPath, delayMs } = o;
+  const root = tree.root;
+  if (kind === 'mcp-reindex') {
+    const paths = reindexPaths(await tree.mutate(random, 1 + Math.floor(random() * 40)), random);
+    const outcome = await runMcpReindexTrial({ cli: CLI, root, cacheDir, env: childEnv(), paths, delayMs, lockPath });
+    return { ...outcome, detail: paths === undefined ? ', reindex of all' : `, reindex of ${paths.length} paths` };
   }
-  const killed = running;
-  if (killed) child.kill('SIGKILL');
-  const { code } = await exited;
-  // The write lock is held only while the catalog is written (clear, update, save): a lock left behind by
-  // the killed child means it died mid-write. A watcher that had printed a batch had written too.
-  const wrote = killed && (existsSync(o.lockPath) || /changed|rescanned/.test(stdout));
-  return { killed, wrote, code, stderr };
+  if (kind === 'index' && !o.first) await tree.mutate(random, 1 + Math.floor(random() * 40));
+  const args = kind === 'watch' ? ['watch', root, '--cache-dir', cacheDir] : ['index', root, '--cache-dir', cacheDir];
+  if (kind === 'rebuild') args.push('--rebuild');
+  const outcome = await runAndKill({ args, delayMs, lockPath, edit: kind === 'watch' ? () => tree.mutate(random, 1) : undefined });
+  const failed = !outcome.killed && outcome.code !== 0;
+  return { killed: outcome.killed, wrote: outcome.wrote, detail: '', ...(failed ? { problem: `exited ${outcome.code}: ${outcome.stderr.slice(-300)}` } : {}) };
+}
+
+/**
+ * What an mcp-reindex trial asks to re-index: everything half the time, else a random subset of the changed
+ * paths, a few of them as their folder (which `reindex` walks, removing files gone from it).
+ */
+function reindexPaths(changed: readonly string[], random: () => number): string[] | undefined {
+  if (changed.length === 0 || random() < 0.5) return undefined;
+  const picked = changed.filter(() => random() < 0.5).map((p) => (random() < 0.2 ? path.posix.dirname(p) : p));
+  return [...new Set(picked.length > 0 ? picked : [changed[0]!])];
+}
+
+function pickKind(roll: number): TrialKind {
+  return roll < 0.5 ? 'index' : roll < 0.65 ? 'rebuild' : roll < 0.8 ? 'watch' : 'mcp-reindex';
 }
 
 async function matchesScratchBuild(o: { root: string; base: string; referenceDir: string; embedder: Embedder }): Promise<boolean> {
@@ -272,6 +225,16 @@ function argValue(argv: readonly string[], name: string, fallback: number): numb
   return n;
 }
 
+/** `--kinds index,watch,mcp-reindex`: the kinds to cycle through; undefined when absent. */
+function kindsArg(argv: readonly string[]): TrialKind[] | undefined {
+  const i = argv.indexOf('--kinds');
+  if (i === -1) return undefined;
+  const kinds = (argv[i + 1] ?? '').split(',').filter((k) => k !== '');
+  const unknown = kinds.filter((k) => !(TRIAL_KINDS as readonly string[]).includes(k));
+  if (kinds.length === 0 || unknown.length > 0) throw new Error(`--kinds takes a comma-separated list of ${TRIAL_KINDS.join(', ')}; got "${argv[i + 1] ?? ''}"`);
+  return kinds as TrialKind[];
+}
+
 async function main(argv: readonly string[]): Promise<number> {
   const json = argv.includes('--json');
   const options: CrashTestOptions = {
@@ -280,13 +243,15 @@ async function main(argv: readonly string[]): Promise<number> {
     files: argValue(argv, '--files', 150),
     minDelayMs: argValue(argv, '--min-delay', 50),
     maxDelayMs: argValue(argv, '--max-delay', 3000),
+    kinds: kindsArg(argv),
     log: json ? undefined : (line) => console.error(line),
   };
-  console.error(`crash test: ${options.trials} trials, ${options.files} files, seed ${options.seed}`);
+  const mix = options.kinds ? `kinds ${options.kinds.join(',')} in turn` : 'kinds drawn at random';
+  console.error(`crash test: ${options.trials} trials, ${options.files} files, ${mix}, seed ${options.seed}`);
   const s = await runCrashTrials(options);
   if (json) console.log(JSON.stringify(s));
   else {
-    console.log(`trials: ${s.trials} (index ${s.byKind.index}, rebuild ${s.byKind.rebuild}, watch ${s.byKind.watch}), seed ${s.seed}, ${s.seconds} s`);
+    console.log(`trials: ${s.trials} (index ${s.byKind.index}, rebuild ${s.byKind.rebuild}, watch ${s.byKind.watch}, mcp-reindex ${s.byKind['mcp-reindex']}), seed ${s.seed}, ${s.seconds} s`);
     console.log(`killed mid-run: ${s.killedMidRun} (${s.killedMidWrite} after writing had started), finished before the kill: ${s.finishedBeforeKill}`);
     console.log(`verify failures: ${s.verifyFailures}, chunk-set mismatches: ${s.mismatches}, final scratch build ${s.finalMismatch ? 'DIFFERS' : 'matches'}`);
     for (const f of s.failures) console.log(`  ${f}`);
