@@ -50,11 +50,11 @@ export interface CrashTestSummary {
   readonly seed: number;
   readonly trials: number;
   readonly byKind: Record<TrialKind, number>;
-  /** Children still running when the SIGKILL came. */
+  /** Children still running (mcp-reindex: with the `reindex` call unanswered) when the SIGKILL came. */
   readonly killedMidRun: number;
   /** Of those, children that had reported indexing progress (catalog writes under way or done). */
   readonly killedMidWrite: number;
-  /** Children that finished before the kill timer. */
+  /** Children that finished (mcp-reindex: whose `reindex` call answered; the idle server is killed anyway) before the kill timer. */
   readonly finishedBeforeKill: number;
   /** Trials where verify() reported a problem after the kill (or after the completing update). */
   readonly verifyFailures: number;
