@@ -107,4 +107,16 @@ describe('startRetrieval: the stepwise session (real model, real index)', () => 
     expect(session.isDone).toBe(true);
     await expect(session.judge([])).rejects.toThrow('already stopped');
   });
+
+  it('the learned judge keeps the bands: an unrelated task reaches no high file; it scores the same files the same way twice', async () => {
+    const unrelated = await retrieve(index, { text: 'bake sourdough bread with a long cold proof' }, { builtinJudge: 'learned', relatedThreshold: 0 });
+    const all = [...unrelated.results, ...unrelated.related];
+    expect(all.length).toBeGreaterThan(0);
+    for (const f of all) {
+      expect(f.relevance, f.path).toBeLessThan(0.7);
+      expect(f.reason).toMatch(/Learned judge: \d\.\d\d\.$/);
+    }
+    const again = await retrieve(index, { text: 'bake sourdough bread with a long cold proof' }, { builtinJudge: 'learned', relatedThreshold: 0 });
+    expect(files(again)).toEqual(files(unrelated));
+  });
 });
