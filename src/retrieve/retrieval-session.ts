@@ -7,14 +7,14 @@ import { JUDGE_MODEL } from './judge-model.js';
 import type { RankingModel } from './ranking-model.js';
 import { dispatch, LOOP_TUNING, toCandidates, type DispatchedChunk } from './dispatch.js';
 import type { CandidateFile, Evaluation, EvaluationContext, Evaluator } from './evaluator.js';
-import { definedNames, resolveDefinitionGaps, resolveUsages } from './gaps.js';
+import { definedNames, definitionName, resolveDefinitionGaps, resolveUsages } from './gaps.js';
 import { mergeEvaluations, roleOf, toResultFile, topChunks, type FileState } from './file-state.js';
 import { checkJudgements, namedDefinitions, type Judgement } from './judgements.js';
 import { combineQueryVector } from './query-vector.js';
 import { rankFiles } from './rank-files.js';
 import { compilePathGlobs } from './path-globs.js';
 import { LOW_RELEVANCE, refine, type CycleQuery, type HighChunk } from './refine.js';
-import type { CycleTrace, RetrievalResult, StopReason } from './retrieval-result.js';
+import type { CycleTrace, ResultFile, RetrievalResult, StopReason } from './retrieval-result.js';
 import { resolveTask, type ResolvedTask, type Task } from './task.js';
 
 /** Options of {@link startRetrieval}. */
@@ -188,9 +188,13 @@ export class RetrievalSession {
       key: (f) => ({ path: f.evaluation.path, relevance: f.evaluation.relevance, firstSeen: f.firstSeen, tieBreak: f.judged ? f.hint : undefined, isContext: roleOf(f, t.highThreshold) === 'context' }),
     });
     const relatedThreshold = this.options.relatedThreshold ?? LOOP_TUNING.relatedThreshold;
+    const shown = ranked.filter((f) => f.evaluation.relevance >= relatedThreshold);
+    // A definition the answer already holds is not missing: its file is right there.
+    const held = new Set(shown.flatMap((f) => [...f.chunks.values()].map((c) => c.row.symbol)));
+    const toResult = (f: FileState) => withoutHeld(toResultFile(f, t.highThreshold), held);
     return {
-      results: ranked.filter((f) => f.evaluation.relevance >= t.highThreshold).map((f) => toResultFile(f, t.highThreshold)),
-      related: ranked.filter((f) => f.evaluation.relevance < t.highThreshold && f.evaluation.relevance >= relatedThreshold).map((f) => toResultFile(f, t.highThreshold)),
+      results: shown.filter((f) => f.evaluation.relevance >= t.highThreshold).map(toResult),
+      related: shown.filter((f) => f.evaluation.relevance < t.highThreshold).map(toResult),
       cycles: [...this.cycles],
       stoppedBecause: this.stopReason ?? 'max-cycles',
     };
@@ -296,4 +300,13 @@ export class RetrievalSession {
     if (!this.idfCache.has(w)) this.primeIdf([w]);
     return this.idfCache.get(w)!;
   }
+}
+
+/** The file without `definition of X` gaps whose X a file of the answer defines. */
+function withoutHeld(f: ResultFile, held: ReadonlySet<string>): ResultFile {
+  const missingContext = f.missingContext.filter((m) => {
+    const name = definitionName(m);
+    return name === null || !held.has(name);
+  });
+  return missingContext.length === f.missingContext.length ? f : { ...f, missingContext };
 }

@@ -54,6 +54,18 @@ describe('retrieve: the iterative loop on a code base whose words differ from th
     expect(loop.results[0]!.missingContext).not.toContain('definition of TokenBucket');
   });
 
+  it('never asks for a definition the answer already holds (the scheduler uses retry, and retry.ts is the answer)', async () => {
+    const loop = await retrieve(index, { text: 'retry a failed database query' });
+    const files = [...loop.results, ...loop.related];
+    expect(files[0]!.path).toBe('src/util/retry.ts');
+    const scheduler = files.find((f) => f.path === 'src/jobs/scheduler.ts');
+    expect(scheduler).toBeDefined();
+    expect(scheduler!.missingContext).not.toContain('definition of retry');
+    const held = new Set(files.flatMap((f) => f.chunks.map((c) => c.symbol)));
+    const asked = files.flatMap((f) => f.missingContext).filter((m) => m.startsWith('definition of '));
+    expect(asked.filter((m) => held.has(m.slice('definition of '.length)))).toEqual([]);
+  });
+
   it('learns jwt/session words for "auth tokens expire" and returns the auth files first', async () => {
     const loop = await retrieve(index, { text: 'fix the bug where auth tokens expire' });
     const learned = loop.cycles.flatMap((c) => c.newTerms);
