@@ -1,6 +1,8 @@
 import { openIndex, type CodeIndex } from '../code-index.js';
 import { ConfigError } from '../errors.js';
 import type { BuiltinJudge } from '../retrieve/builtin-evaluator.js';
+import { LOOP_TUNING } from '../retrieve/dispatch.js';
+import { LOW_RELEVANCE } from '../retrieve/refine.js';
 import { startRetrieval } from '../retrieve/retrieval-session.js';
 import type { Task } from '../retrieve/task.js';
 import { judgeCycle, JUDGE_COMMAND_LIMITS } from './judge-command.js';
@@ -38,9 +40,14 @@ export async function runQuery(io: CliIO, text: string, o: QueryCliOptions): Pro
   try {
     printNotes(io, index);
     const task = { text, keywords: o.keywords, patterns: o.patterns, excludes: o.exclude, maxCycles };
-    const result = o.judgeCmd === undefined ? await retrieve(index, task, { builtinJudge }) : await retrieveJudgedBy(io, index, task, { command: o.judgeCmd, timeoutMs, builtinJudge });
-    if (o.json) printJson(io, result);
-    else printHuman(io, result, index.stats().chunks);
+    // Down to the tangential band, so people see near misses; the JSON keeps the documented related band.
+    const relatedThreshold = LOW_RELEVANCE;
+    const result = o.judgeCmd === undefined
+      ? await retrieve(index, task, { builtinJudge, relatedThreshold })
+      : await retrieveJudgedBy(io, index, task, { command: o.judgeCmd, timeoutMs, builtinJudge, relatedThreshold });
+    const related = result.related.filter((f) => f.relevance >= LOOP_TUNING.relatedThreshold);
+    if (o.json) printJson(io, { ...result, related });
+    else printHuman(io, { ...result, related }, { chunks: index.stats().chunks, nearMisses: result.related.filter((f) => !related.includes(f)) });
     return 0;
   } finally {
     await index.close();
@@ -52,10 +59,10 @@ async function retrieveJudgedBy(
   io: CliIO,
   index: CodeIndex,
   task: Task,
-  o: { command: string; timeoutMs: number; builtinJudge?: BuiltinJudge },
+  o: { command: string; timeoutMs: number; builtinJudge?: BuiltinJudge; relatedThreshold: number },
 ): Promise<RetrievalResult> {
   const { command, timeoutMs } = o;
-  const session = await startRetrieval(index, task, { builtinJudge: o.builtinJudge });
+  const session = await startRetrieval(index, task, { builtinJudge: o.builtinJudge, relatedThreshold: o.relatedThreshold });
   while (!session.isDone) {
     eprintln(io, `judge: cycle ${session.cycle}, ${session.candidates().length} candidate files`);
     await judgeCycle(session, { command, timeoutMs, cwd: index.config.root });
@@ -63,17 +70,22 @@ async function retrieveJudgedBy(
   return session.result();
 }
 
-function printHuman(io: CliIO, r: RetrievalResult, chunks: number): void {
-  if (chunks === 0) {
+function printHuman(io: CliIO, r: RetrievalResult, o: { chunks: number; nearMisses: readonly ResultFile[] }): void {
+  if (o.chunks === 0) {
     println(io, 'The index is empty. Run: codescout index');
     return;
   }
-  if (r.results.length === 0) println(io, 'No file reached the high-relevance band.');
+  if (r.results.length === 0) println(io, 'No file reached the high-relevance band (0.7).');
   for (const f of r.results) printFile(io, f);
   if (r.related.length > 0) {
     println(io, '');
     println(io, 'related:');
     for (const f of r.related) printFile(io, f);
+  }
+  if (r.results.length === 0 && o.nearMisses.length > 0) {
+    println(io, '');
+    println(io, 'near misses (0.2-0.4):');
+    for (const f of o.nearMisses.slice(0, 5)) printFile(io, f);
   }
   println(io, '');
   println(io, `cycles (stopped: ${r.stoppedBecause}):`);
