@@ -4,6 +4,7 @@ import { modelFetch, modelList } from './cli/model-command.js';
 import { runQuery } from './cli/query-command.js';
 import { runWatch } from './cli/watch-command.js';
 import { runMcp } from './cli/mcp-command.js';
+import { packageVersion } from './cli/package-version.js';
 import { toKnownError } from './cli/known-errors.js';
 import { eprintLines, eprintln, escapeControl, type CliIO } from './cli/output.js';
 
@@ -29,6 +30,7 @@ export async function main(argv: string[], io: CliIO = { stdout: process.stdout,
 function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
   const program = new Command('codescout')
     .description('Local semantic code index with an iterative retrieval loop')
+    .version(packageVersion(), '-V, --version', 'print the version')
     .option('--debug', 'show stack traces on errors')
     .exitOverride()
     .configureOutput({

@@ -1,13 +1,11 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { openIndex } from '../code-index.js';
-import { PACKAGE_ROOT } from '../config.js';
 import { IndexSession } from '../mcp/index-session.js';
 import { LineLimitedInput, MAX_MESSAGE_BYTES } from '../mcp/line-limited-input.js';
 import { createMcpServer } from '../mcp/server.js';
 import { indexOptions, type IndexCliOptions } from './index-commands.js';
+import { packageVersion } from './package-version.js';
 import { eprintln, type CliIO } from './output.js';
 
 /** JSON-RPC "Invalid Request": the answer to a message over the size limit. */
@@ -57,9 +55,4 @@ export async function runMcp(io: CliIO, root: string | undefined, o: IndexCliOpt
   await session.close();
   log('codescout: MCP server stopped; index saved.');
   return 0;
-}
-
-function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version?: string };
-  return pkg.version ?? '0.0.0';
 }

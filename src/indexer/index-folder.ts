@@ -1,4 +1,4 @@
-import { mkdir, stat, statfs } from 'node:fs/promises';
+import { mkdir, stat, statfs, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { PRIVATE_DIR_MODE } from '../store/private-files.js';
@@ -62,4 +62,14 @@ export async function makeIndexFolder(indexDir: string): Promise<void> {
       throw refuse(indexDir, `${dir} cannot be created (${(error as NodeJS.ErrnoException).code ?? error})`, error);
     }
   }
+  // A cache dir codescout creates ignores itself, so `<root>/index-cache/` never shows up in `git status`.
+  const cacheDir = path.dirname(indexDir);
+  if (missing.includes(cacheDir)) {
+    await writeFile(path.join(cacheDir, '.gitignore'), SELF_IGNORE, { flag: 'wx' }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw refuse(indexDir, `${cacheDir}/.gitignore cannot be written (${error.code ?? error})`, error);
+    });
+  }
 }
+
+/** The .gitignore of a cache dir codescout created: everything in it is derived data. */
+export const SELF_IGNORE = '# Created by codescout: indexes are derived data, rebuilt by `codescout index`.\n*\n';
