@@ -2,7 +2,8 @@ import { expect } from 'vitest';
 import { cp, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { indexDirFor } from '../../src/indexer/index-location.js';
-import type { CliRun } from './cli.js';
+import { runCli, type CliRun } from './cli.js';
+import { createTempTree, SMALL_REPO, type TempTree } from './fixture-tree.js';
 
 /** A V8 stack frame line ("    at fn (file:line:col)"): must never reach a user without --debug. */
 export const STACK_FRAME = /^\s+at .+[:(]/m;
@@ -35,4 +36,40 @@ export function parseOneJson(run: CliRun): unknown {
   const lines = run.stdout.trim().split('\n');
   expect(lines, run.stdout).toHaveLength(1);
   return JSON.parse(lines[0]!);
+}
+
+/** The search the damage suites compare a repaired index against. */
+export const DAMAGE_QUERY = ['search', 'turn an ISO date string into a Date', '-k', '4', '--json'];
+
+/** One small index built once per suite, copied for every test that damages it. */
+export interface IndexTemplate {
+  readonly tree: TempTree;
+  /** The cache dir holding the template index. */
+  readonly template: string;
+  /** `DAMAGE_QUERY`'s stdout on the healthy index. */
+  readonly baselineSearch: string;
+  /** A private copy of the template: its cache dir, index folder and catalog path. */
+  freshCopy(): Promise<{ cacheDir: string; dir: string; catalog: string }>;
+}
+
+/** Indexes SMALL_REPO once with the CLI and records the baseline search. */
+export async function buildIndexTemplate(): Promise<IndexTemplate> {
+  const tree = await createTempTree(SMALL_REPO);
+  const template = tree.cacheDir;
+  const built = await runCli(['index', tree.root, '--cache-dir', template, '--json']);
+  expect(built.code, built.stderr).toBe(0);
+  const search = await runCli([...DAMAGE_QUERY, '--root', tree.root, '--cache-dir', template]);
+  expect(search.code, search.stderr).toBe(0);
+  let copies = 0;
+  return {
+    tree,
+    template,
+    baselineSearch: search.stdout,
+    async freshCopy() {
+      const cacheDir = path.join(path.dirname(tree.root), `cache-copy-${++copies}`);
+      await copyCache(template, cacheDir);
+      const dir = indexDirOf(cacheDir, tree.root);
+      return { cacheDir, dir, catalog: path.join(dir, 'catalog.sqlite') };
+    },
+  };
 }

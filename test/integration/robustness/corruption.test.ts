@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli.js';
 import { createTempTree, SMALL_REPO, type TempTree } from '../../helpers/fixture-tree.js';
-import { copyCache, filesMatching, indexDirOf, parseOneJson, STACK_FRAME } from '../../helpers/robustness.js';
+import { buildIndexTemplate, DAMAGE_QUERY, filesMatching, indexDirOf, parseOneJson, STACK_FRAME, type IndexTemplate } from '../../helpers/robustness.js';
 import { assertMatchesSchema } from '../mcp/mcp-client.js';
 
 // Issue 9 ("Never lose, never corrupt"): damage to any index file is either repaired without re-embedding
@@ -14,30 +14,16 @@ import { assertMatchesSchema } from '../mcp/mcp-client.js';
 // trace, never a silently different answer.
 
 let tree: TempTree;
-let template: string;
 let baselineSearch: string;
-let copies = 0;
-const QUERY = ['search', 'turn an ISO date string into a Date', '-k', '4', '--json'];
+let freshCopy: IndexTemplate['freshCopy'];
+const QUERY = DAMAGE_QUERY;
 
 beforeAll(async () => {
-  tree = await createTempTree(SMALL_REPO);
-  template = tree.cacheDir;
-  const built = await runCli(['index', tree.root, '--cache-dir', template, '--json']);
-  expect(built.code, built.stderr).toBe(0);
-  const search = await runCli([...QUERY, '--root', tree.root, '--cache-dir', template]);
-  expect(search.code, search.stderr).toBe(0);
-  baselineSearch = search.stdout;
+  ({ tree, baselineSearch, freshCopy } = await buildIndexTemplate());
 });
 afterAll(async () => {
   await tree?.dispose();
 });
-
-/** A private copy of the template index: its cache dir and index folder. */
-async function freshCopy(): Promise<{ cacheDir: string; dir: string }> {
-  const cacheDir = path.join(path.dirname(tree.root), `cache-copy-${++copies}`);
-  await copyCache(template, cacheDir);
-  return { cacheDir, dir: indexDirOf(cacheDir, tree.root) };
-}
 
 const cli = (args: string[], cacheDir: string) => runCli([...args, '--cache-dir', cacheDir]);
 const verifyRun = (cacheDir: string, json = false) => cli(['status', tree.root, '--verify', ...(json ? ['--json'] : [])], cacheDir);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli.js';
 import { createTempTree, SMALL_REPO, type TempTree } from '../../helpers/fixture-tree.js';
-import { copyCache, filesMatching, indexDirOf, parseOneJson, STACK_FRAME } from '../../helpers/robustness.js';
+import { buildIndexTemplate, DAMAGE_QUERY, filesMatching, indexDirOf, parseOneJson, STACK_FRAME, type IndexTemplate } from '../../helpers/robustness.js';
 import { damageIndexBtree } from '../../helpers/sqlite-damage.js';
 import { assertMatchesSchema } from '../mcp/mcp-client.js';
 
@@ -12,31 +12,16 @@ import { assertMatchesSchema } from '../mcp/mcp-client.js';
 // and an index emptied after damage must never pass for a healthy one with no match.
 
 let tree: TempTree;
-let template: string;
 let baselineSearch: string;
-let copies = 0;
-const QUERY = ['search', 'turn an ISO date string into a Date', '-k', '4', '--json'];
+let freshCopy: IndexTemplate['freshCopy'];
+const QUERY = DAMAGE_QUERY;
 
 beforeAll(async () => {
-  tree = await createTempTree(SMALL_REPO);
-  template = tree.cacheDir;
-  const built = await runCli(['index', tree.root, '--cache-dir', template, '--json']);
-  expect(built.code, built.stderr).toBe(0);
-  const search = await runCli([...QUERY, '--root', tree.root, '--cache-dir', template]);
-  expect(search.code, search.stderr).toBe(0);
-  baselineSearch = search.stdout;
+  ({ tree, baselineSearch, freshCopy } = await buildIndexTemplate());
 });
 afterAll(async () => {
   await tree?.dispose();
 });
-
-/** A private copy of the template index: its cache dir, index folder and catalog path. */
-async function freshCopy(): Promise<{ cacheDir: string; dir: string; catalog: string }> {
-  const cacheDir = path.join(path.dirname(tree.root), `cache-copy-${++copies}`);
-  await copyCache(template, cacheDir);
-  const dir = indexDirOf(cacheDir, tree.root);
-  return { cacheDir, dir, catalog: path.join(dir, 'catalog.sqlite') };
-}
 
 const cli = (args: string[], cacheDir: string, root = tree.root) => runCli([...args, '--cache-dir', cacheDir, ...(args[0] === 'search' ? ['--root', root] : [])]);
 const verify = (cacheDir: string, root = tree.root) => runCli(['status', root, '--verify', '--json', '--cache-dir', cacheDir]);
