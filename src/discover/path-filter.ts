@@ -41,7 +41,11 @@ export interface PathFilter {
 
 type Matcher = (path: string) => boolean;
 
-function compileGlobs(globs: readonly string[] | undefined, option: string): Matcher | null {
+/**
+ * Compiles picomatch globs into one matcher (null for none).
+ * @throws ConfigError naming the option for an empty or malformed glob.
+ */
+export function compileGlobs(globs: readonly string[] | undefined, option: string): Matcher | null {
   if (globs === undefined || globs.length === 0) return null;
   const matchers = globs.map((glob) => {
     if (typeof glob !== 'string' || glob.trim() === '') {

@@ -1,5 +1,4 @@
-import picomatch from 'picomatch';
-import { ConfigError } from '../errors.js';
+import { compileGlobs } from './path-filter.js';
 import { secretContentReason } from './secret-content.js';
 import { secretNameReason } from './secret-names.js';
 
@@ -42,17 +41,5 @@ export function createSecretPolicy(options: SecretPolicyOptions = {}): SecretPol
 export const DEFAULT_SECRET_POLICY: SecretPolicy = createSecretPolicy();
 
 function compileAllow(globs: readonly string[], option: string): (relPath: string) => boolean {
-  if (globs.length === 0) return () => false;
-  const matchers = globs.map((glob) => {
-    if (typeof glob !== 'string' || glob.trim() === '') {
-      throw new ConfigError(`${option} contains an empty glob. Remove it or give a pattern like "test/fixtures/**".`, option);
-    }
-    try {
-      picomatch.makeRe(glob, { dot: true, strictBrackets: true });
-      return picomatch(glob, { dot: true });
-    } catch (error) {
-      throw new ConfigError(`${option} glob "${glob}" is malformed: ${(error as Error).message}. Fix or remove it.`, option, { cause: error });
-    }
-  });
-  return (relPath) => matchers.some((match) => match(relPath));
+  return compileGlobs(globs, option) ?? (() => false);
 }
