@@ -5,7 +5,7 @@ import { discoverFiles } from './discover/index.js';
 import { resolveRealRoot } from './discover/open-regular-file.js';
 import { createEmbedder } from './embed/create-embedder.js';
 import type { Embedder } from './embed/embedder.js';
-import { ConfigError, IndexMismatchError } from './errors.js';
+import { ConfigError, IndexLockedError, IndexMismatchError } from './errors.js';
 import { discoverySettingsFor, type DiscoverySettings } from './indexer/discovery-settings.js';
 import { makeIndexFolder } from './indexer/index-folder.js';
 import { indexDirFor, isWritableLocation, readonlyLocationError } from './indexer/index-location.js';
@@ -191,7 +191,7 @@ export class CodeIndex {
     this.seenGeneration = o.vectors.generation;
     if (o.embedder) this.embedderPromise = Promise.resolve(o.embedder);
     this.chunker = o.chunker ?? new MultiLanguageChunker({ maxTokens: o.config.model.maxTokens });
-    this.saver = createSaver(this.vectors);
+    this.saver = createSaver(this.vectors, this.indexDir);
   }
 
   /** The embedder, provisioning and loading the model on first use. */
@@ -422,7 +422,7 @@ export class CodeIndex {
     this.vectors = HnswStore.create({ indexDir: this.indexDir, dimension: this.config.model.dimension });
     this.vectors.setGeneration(this.catalog.generation());
     this.seenGeneration = this.vectors.generation;
-    this.saver = createSaver(this.vectors);
+    this.saver = createSaver(this.vectors, this.indexDir);
   }
 
   /** Records the model on a new index, or refuses an embedder that differs from the one that wrote it. */
@@ -459,10 +459,30 @@ export class CodeIndex {
   }
 }
 
-/** The debounced background saver of a vector store. */
-function createSaver(vectors: HnswStore): DebouncedSaver {
-  return createDebouncedSaver(vectors, {
+/**
+ * The debounced background saver of a vector store. A background save writes index files, so it takes the write
+ * lock like any writer, without waiting: while another writer (or this process's own write) holds it, the save is
+ * tried again a delay later.
+ */
+function createSaver(vectors: HnswStore, indexDir: string): DebouncedSaver {
+  const saver: DebouncedSaver = createDebouncedSaver(vectors, {
     delayMs: DEFAULTS.hnswSaveDelayMs,
     onError: () => undefined, // flush() retries and reports; a failed background save loses nothing (SQLite holds the truth).
+    backgroundSave: async (save) => {
+      const lock = await acquireWriteLock(indexDir, { waitMs: 0 }).catch((error: unknown) => {
+        if (error instanceof IndexLockedError) return null;
+        throw error;
+      });
+      if (lock === null) {
+        saver.schedule();
+        return;
+      }
+      try {
+        await save();
+      } finally {
+        await lock.release();
+      }
+    },
   });
+  return saver;
 }

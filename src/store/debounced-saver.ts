@@ -21,6 +21,8 @@ export interface DebouncedSaverOptions {
   readonly beforeSave?: () => void;
   /** Told about a failed background save; `flush()` retries it and rejects if it fails again. */
   readonly onError: (error: unknown) => void;
+  /** How a timer-triggered save runs, e.g. under the write lock (default: it just saves). */
+  readonly backgroundSave?: (save: () => Promise<void>) => Promise<void>;
 }
 
 /**
@@ -33,17 +35,18 @@ export function createDebouncedSaver(store: VectorStore, options: DebouncedSaver
   let running: Promise<void> = Promise.resolve();
 
   const save = (): Promise<void> => {
-    timer = undefined;
     options.beforeSave?.();
-    running = store.save();
-    return running;
+    return store.save();
   };
+  const inBackground = options.backgroundSave ?? ((run: () => Promise<void>) => run());
 
   return {
     schedule() {
       if (timer !== undefined) return;
       timer = setTimeout(() => {
-        save().catch((error: unknown) => options.onError(error));
+        timer = undefined;
+        running = inBackground(save);
+        running.catch((error: unknown) => options.onError(error));
       }, options.delayMs);
       timer.unref();
     },
@@ -52,7 +55,8 @@ export function createDebouncedSaver(store: VectorStore, options: DebouncedSaver
       timer = undefined;
       // A failed background save is retried by the save below, which reports its own outcome.
       await running.catch(() => undefined);
-      await save();
+      running = save();
+      await running;
     },
     cancel() {
       if (timer !== undefined) clearTimeout(timer);
