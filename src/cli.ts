@@ -116,7 +116,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
   model
     .command('fetch [id]')
     .description('provision a model into the shared models folder and prove it loads')
-    .option('--models-dir <dir>', 'shared models folder (default: <package>/index-cache/models)')
+    .option('--models-dir <dir>', 'shared models folder (default: ~/.cache/codescout/models or the platform equivalent)')
     .option('--model-dir <dir>', 'use this model folder as is')
     .option('--offline', 'skip the Hugging Face hub')
     .option('--json', 'machine-readable output')

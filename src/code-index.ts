@@ -200,7 +200,10 @@ export class CodeIndex {
       spec: this.config.model,
       modelDir: this.config.modelDir,
       modelsDir: this.config.modelsDir,
+      fallbackModelsDirs: this.config.fallbackModelsDirs,
       offline: this.config.offline,
+      mavenUrl: this.config.mavenUrl,
+      httpsProxy: this.config.httpsProxy,
       onStep: (message) => onProgress?.({ phase: 'model', filesDone: 0, filesTotal: 0, chunksEmbedded: 0, message }),
     });
     return this.embedderPromise;

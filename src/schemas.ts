@@ -217,7 +217,7 @@ export const IndexStatusOutput = IndexStatsShape.extend({
 export const ModelFetchOutput = z.object({
   model: z.string(),
   dir: z.string(),
-  origin: z.enum(['model-dir', 'models-folder', 'hub', 'maven']),
+  origin: z.enum(['model-dir', 'models-folder', 'fallback-folder', 'hub', 'maven']),
   dimension: z.number().int().min(1),
   revision: z.string(),
   seconds,

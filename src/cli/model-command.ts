@@ -1,17 +1,21 @@
-import { defaultModelsDir, resolveModelSpec } from '../config.js';
+import { resolveModelSettings } from '../config.js';
 import { createEmbedder } from '../embed/create-embedder.js';
 import { MODELS } from '../embed/models.js';
 import { eprintln, printJson, println, type CliIO } from './output.js';
 
 /** `codescout model fetch [id]`: provisions a model, loads it and embeds one sentence to prove it works. */
 export async function modelFetch(io: CliIO, id: string | undefined, opts: { modelsDir?: string; modelDir?: string; json?: boolean; offline?: boolean }): Promise<number> {
-  const spec = resolveModelSpec(id ?? process.env.CODESCOUT_MODEL ?? 'all-MiniLM-L6-v2');
+  const settings = resolveModelSettings({ model: id, modelsDir: opts.modelsDir, modelDir: opts.modelDir, offline: opts.offline });
+  const spec = settings.model;
   const started = performance.now();
   const embedder = await createEmbedder({
     spec,
-    modelsDir: opts.modelsDir ?? defaultModelsDir(),
-    modelDir: opts.modelDir,
-    offline: opts.offline ?? process.env.CODESCOUT_OFFLINE === '1',
+    modelsDir: settings.modelsDir,
+    fallbackModelsDirs: settings.fallbackModelsDirs,
+    modelDir: settings.modelDir,
+    offline: settings.offline,
+    mavenUrl: settings.mavenUrl,
+    httpsProxy: settings.httpsProxy,
     onStep: (m) => eprintln(io, `model: ${m}`),
   });
   const [vector] = await embedder.embed(['codescout model check']);

@@ -8,7 +8,12 @@ export interface CreateEmbedderOptions {
   readonly spec: ModelSpec;
   readonly modelDir?: string;
   readonly modelsDir: string;
+  /** Older models folders searched read-only after `modelsDir`. */
+  readonly fallbackModelsDirs?: readonly string[];
   readonly offline?: boolean;
+  /** Maven repository base URL (default Maven Central). */
+  readonly mavenUrl?: string;
+  readonly httpsProxy?: string;
   readonly threads?: number;
   readonly batchSize?: number;
   readonly onStep?: (message: string) => void;
@@ -23,6 +28,9 @@ export async function createEmbedder(options: CreateEmbedderOptions): Promise<Em
     spec: options.spec,
     modelDir: options.modelDir,
     modelsDir: options.modelsDir,
+    fallbackModelsDirs: options.fallbackModelsDirs,
+    mavenUrl: options.mavenUrl,
+    httpsProxy: options.httpsProxy,
     allowHub: !options.offline,
     onStep: options.onStep,
   });

