@@ -70,6 +70,10 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--mode <mode>', 'vector | lexical | hybrid', 'hybrid')
     .option('--include <globs>', 'only paths matching these globs', collect, [])
     .option('--exclude <globs>', 'leave out paths matching these globs', collect, [])
+    .option('--threshold <similarity>', 'hide hits less similar to the query than this (0..1, e.g. 0.3)')
+    .option('-C, --context <n>', 'show n more code lines per hit')
+    .option('--text', 'show the whole code of each hit (with --json: add it as `text`)')
+    .option('-l, --files-only', 'print only the paths of the files hit, best first')
     .option('--json', 'machine-readable output')
     .action(async (text: string, opts) => setExit(await runSearch(io, text, opts)));
   program

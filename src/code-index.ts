@@ -16,7 +16,7 @@ import { Indexer } from './indexer/indexer.js';
 import { PassCounters, type ProgressListener, type UpdateReport } from './indexer/update-report.js';
 import { compilePathGlobs } from './retrieve/path-globs.js';
 import { MAX_TASK_CHARS } from './retrieve/task.js';
-import { searchChunks, toHit, type ScoredChunk } from './retrieve/hybrid-search.js';
+import { completeSimilarity, searchChunks, toHit, type ScoredChunk } from './retrieve/hybrid-search.js';
 import type { Catalog } from './store/catalog.js';
 import { isCorruptionError } from './store/catalog-open.js';
 import type { LexicalHit } from './store/catalog-types.js';
@@ -245,7 +245,8 @@ export class CodeIndex {
   }
 
   /**
-   * One-shot search. `mode` defaults to hybrid (vector + BM25 fused by reciprocal rank).
+   * One-shot search. `mode` defaults to hybrid (vector + BM25 fused by reciprocal rank). Each hit carries its code
+   * as indexed and, in vector and hybrid mode, its cosine similarity to the query (also for lexical-only hits).
    * @throws ConfigError for a malformed include/exclude glob, a text over MAX_TASK_CHARS characters, or a `k` that
    * is not a positive whole number.
    */
@@ -256,7 +257,10 @@ export class CodeIndex {
     if (options.k !== undefined && (!Number.isSafeInteger(options.k) || options.k < 1)) {
       throw new ConfigError(`k must be a positive whole number of results; got ${options.k}.`, 'k');
     }
-    return (await this.searchScored(text, options)).map(toHit);
+    const vector = (options.mode ?? 'hybrid') === 'lexical' ? undefined : await (await this.embedder()).embedQuery(text);
+    const scored = await this.searchScored(text, { ...options, vector });
+    if (vector === undefined) return scored.map(toHit);
+    return completeSimilarity(scored, vector, (ids) => this.catalog.vectorsForRows(ids, this.revision)).map(toHit);
   }
 
   /** Like {@link search} but keeps the raw evidence (similarity, BM25) and the chunk rows: for the retrieval loop. */

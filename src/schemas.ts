@@ -24,7 +24,17 @@ const kind = z.enum(CHUNK_KINDS);
 // ---- shared pieces -------------------------------------------------------------------------------------------
 
 /** One search hit as the CLI and `search_code` report it. */
-const SearchHit = z.object({ path: relPath, startLine: line, endLine: line, symbol: z.string(), kind, score: z.number() });
+const SearchHit = z.object({
+  path: relPath,
+  startLine: line,
+  endLine: line,
+  symbol: z.string(),
+  kind,
+  score: z.number().describe('rank score of the fusion: only the order means much'),
+  similarity: z.number().min(-1).max(1).optional().describe('cosine similarity of the chunk to the query (about 0..1); absent in lexical mode'),
+  text: z.string().optional().describe('the code of the chunk (search_code: within tokenBudget, best hits first; search --json: with --text)'),
+  textTruncated: z.literal(true).optional().describe('set when only the first lines of the chunk fitted the budget'),
+});
 
 /** Why an index holds nothing to search: never built (`empty`), or emptied after damage and not rebuilt (`reset`). */
 const NotReadyState = z.enum(['empty', 'reset']);
@@ -35,6 +45,9 @@ export const SearchOutput = z
     hits: z.array(SearchHit),
     indexState: NotReadyState.optional().describe('only when the index has nothing to search; `reset` exits 6'),
     warning: z.string().optional().describe('with indexState: what happened and what to run'),
+    tokenBudget: count.optional().describe('search_code: the budget for code, in approximate tokens (chars / 4)'),
+    tokensUsed: count.optional().describe('search_code: approximate tokens of the code returned'),
+    truncated: z.boolean().optional().describe('search_code: true when some hit\'s code was left out or cut to fit the budget'),
   })
   .describe('hits, best first');
 

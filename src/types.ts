@@ -75,7 +75,14 @@ export interface Hit {
   readonly kind: ChunkKind;
   readonly parent: string | null;
   readonly signature: string;
+  /** Fused rank score (higher is better; reciprocal-rank fusion in hybrid mode, so only the order means much). */
   readonly score: number;
+  /** Cosine similarity of the chunk to the query, -1..1 (about 0..1 in practice); absent in lexical mode. */
+  readonly similarity?: number;
+  /** The chunk's code as indexed (lines startLine..endLine). */
+  readonly text: string;
+  /** `{ index, count }` (index from 0) when the chunk is one part of a symbol split for size. */
+  readonly part?: { readonly index: number; readonly count: number };
 }
 
 /** Search modes of the one-shot search. */

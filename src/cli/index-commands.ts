@@ -9,6 +9,7 @@ import { ConfigError } from '../errors.js';
 import type { SearchMode } from '../types.js';
 import { eprintln, printJson, println, type CliIO } from './output.js';
 import { createProgressReporter } from './progress.js';
+import { mergeSplitParts, printFiles, printHits } from './search-hits.js';
 
 /** Options shared by every command that opens an index. */
 export interface IndexCliOptions {
@@ -110,24 +111,54 @@ function notReadyWarning(index: CodeIndex): { indexState: 'empty' | 'reset'; war
   };
 }
 
+/** Options of `codescout search`: what to search and, for people, how much of each hit to show. */
+export interface SearchCliOptions extends IndexCliOptions {
+  root?: string;
+  k?: string;
+  mode?: string;
+  include?: string[];
+  exclude?: string[];
+  /** Hide hits less similar to the query than this (0..1). */
+  threshold?: string;
+  /** More code lines per hit (`-C`). */
+  context?: string;
+  /** The whole code of each hit (and `text` in the JSON). */
+  text?: boolean;
+  /** File paths only (`-l`). */
+  filesOnly?: boolean;
+}
+
 /** `codescout search "<text>"`. */
-export async function runSearch(io: CliIO, text: string, o: IndexCliOptions & { root?: string; k?: string; mode?: string; include?: string[]; exclude?: string[] }): Promise<number> {
+export async function runSearch(io: CliIO, text: string, o: SearchCliOptions): Promise<number> {
   const mode = (o.mode ?? 'hybrid') as SearchMode;
   if (!MODES.includes(mode)) throw new ConfigError(`--mode must be one of ${MODES.join(', ')}; got "${o.mode}".`, 'mode');
   const k = parsePositiveInt(o.k ?? '10', '-k', MAX_SEARCH_K);
+  const threshold = o.threshold === undefined ? undefined : parseFraction(o.threshold, '--threshold');
+  if (threshold !== undefined && mode === 'lexical') {
+    throw new ConfigError('--threshold compares the similarity of each hit to the query, which --mode lexical does not compute. Use --mode hybrid or vector.', 'threshold');
+  }
+  const more = o.context === undefined ? 0 : parseCount(o.context, '-C');
   if (text.trim() === '') throw new ConfigError('The search text is empty. Give a few words, e.g. codescout search "parse config file".', 'text');
   const index = await openIndex(indexOptions(o.root, o));
   try {
     printNotes(io, index);
-    const hits = await index.search(text, { k, mode, include: o.include, exclude: o.exclude });
+    // People see the parts of a split symbol as one hit: ask for more so that k hits remain after merging.
+    const asked = o.json ? k : Math.min(MAX_SEARCH_K, k * 2);
+    const found = await index.search(text, { k: asked, mode, include: o.include, exclude: o.exclude });
+    const hits = threshold === undefined ? found : found.filter((h) => h.similarity === undefined || h.similarity >= threshold);
     const notReady = notReadyWarning(index);
     if (o.json) {
-      const rows = hits.map(({ path: p, startLine, endLine, symbol, kind, score }) => ({ path: p, startLine, endLine, symbol, kind, score }));
+      const rows = hits.map(({ path: p, startLine, endLine, symbol, kind, score, similarity, text: code }) => ({
+        path: p, startLine, endLine, symbol, kind, score, ...(similarity === undefined ? {} : { similarity }), ...(o.text ? { text: code } : {}),
+      }));
       printJson(io, notReady === null ? { hits: rows } : { hits: rows, ...notReady });
     } else if (hits.length === 0) {
-      println(io, notReady?.indexState === 'empty' ? notReady.warning : 'No results.');
+      const none = found.length > 0 ? `No results with similarity >= ${threshold}.` : 'No results.';
+      println(io, notReady?.indexState === 'empty' ? notReady.warning : none);
+    } else if (o.filesOnly) {
+      printFiles(io, mergeSplitParts(hits).slice(0, k));
     } else {
-      for (const h of hits) println(io, `${h.score.toFixed(4)}  ${h.path}:${h.startLine}-${h.endLine}  ${h.kind} ${h.parent ? `${h.parent}.` : ''}${h.symbol}`);
+      printHits(io, mergeSplitParts(hits).slice(0, k), o.text ? 'all' : { more });
     }
     if (notReady?.indexState !== 'reset') return 0;
     // "No match" and "the index lost its content" must never look alike: a reset index exits like a damaged one.
@@ -162,6 +193,20 @@ export async function runChunks(io: CliIO, file: string, o: { json?: boolean; te
     }
   }
   return 0;
+}
+
+/** Parses a number from 0 to 1 written in decimal (`0.3`, `.3`, `1`). @throws ConfigError naming the option. */
+export function parseFraction(value: string, option: string): number {
+  const n = /^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(value) ? Number(value) : NaN;
+  if (!(n >= 0 && n <= 1)) throw new ConfigError(`${option} must be a number from 0 to 1 (a similarity, e.g. 0.3); got "${value}".`, option);
+  return n;
+}
+
+/** Parses a whole number from 0 to 1000 written in decimal digits. @throws ConfigError naming the option. */
+export function parseCount(value: string, option: string): number {
+  const n = /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+  if (!(n >= 0 && n <= 1000)) throw new ConfigError(`${option} must be a whole number from 0 to 1000; got "${value}".`, option);
+  return n;
 }
 
 /** Most results `search -k` returns: more is a scan of the index, not a search. */

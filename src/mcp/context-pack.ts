@@ -3,16 +3,20 @@ import type { SecretPolicy } from '../discover/secret-policy.js';
 import type { RetrievalResult } from '../retrieve/retrieval-result.js';
 import type { RetrievalSession } from '../retrieve/retrieval-session.js';
 import { loadChunkCode } from './chunk-code.js';
+import { renderContextPack } from './context-markdown.js';
 import { fitCodeToBudget } from './token-budget.js';
 import { ToolReply } from './tool-result.js';
 
-/** The answer of a retrieval as `retrieve_context` returns it: results first, then related, code within the budget. */
-export async function contextPack(o: { root: string; secrets: SecretPolicy; result: RetrievalResult; tokenBudget: number }): Promise<Record<string, unknown>> {
+/**
+ * The answer of a retrieval as `retrieve_context` and `judge_context` return it: results first, then related, code
+ * within the budget. The structured content holds everything; the text block is Markdown (see
+ * {@link renderContextPack}) bounded by the budget, with the cycle trace only when `trace` is set.
+ */
+export async function contextPack(o: { root: string; secrets: SecretPolicy; result: RetrievalResult; tokenBudget: number; trace?: boolean }): Promise<ToolReply> {
   const { result, tokenBudget } = o;
   const textOf = await loadChunkCode({ root: o.root, secrets: o.secrets, files: [...result.results, ...result.related] });
   const code = fitCodeToBudget({ results: result.results, related: result.related, budgetTokens: tokenBudget, textOf });
-  return {
-    status: 'done',
+  const view = {
     results: code.results,
     related: code.related,
     cycles: result.cycles,
@@ -21,6 +25,7 @@ export async function contextPack(o: { root: string; secrets: SecretPolicy; resu
     tokensUsed: code.tokensUsed,
     truncated: code.truncated,
   };
+  return new ToolReply({ status: 'done', ...view }, renderContextPack(view, { trace: o.trace ?? false }));
 }
 
 /** One cycle of an agent-judged session: its candidates with code within the budget, and how to answer. */

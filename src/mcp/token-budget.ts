@@ -71,19 +71,10 @@ export function fitCodeToBudget(o: {
     if (ranges.some(([a, b]) => a <= chunk.startLine && chunk.endLine <= b)) continue;
     const text = o.textOf(file.path, chunk);
     if (text === undefined) continue;
-    const cost = estimateTokens(text);
-    let attached: BudgetedChunk | undefined;
-    if (cost <= left) {
-      attached = { ...chunk, text };
-      left -= cost;
-    } else {
-      truncated = true;
-      const head = left >= MIN_PARTIAL_TOKENS ? headWithin(text, left * CHARS_PER_TOKEN) : '';
-      if (head !== '') {
-        attached = { ...chunk, text: head, textTruncated: true };
-        left -= estimateTokens(head);
-      }
-    }
+    const fit = fitText(text, left);
+    left -= fit.cost;
+    truncated ||= fit.cut;
+    const attached: BudgetedChunk | undefined = fit.text === undefined ? undefined : { ...chunk, text: fit.text, ...(fit.cut ? { textTruncated: true } : {}) };
     if (attached) {
       file.chunks[s.chunk] = attached;
       const lines = attached.textTruncated ? attached.text!.split('\n').length : chunk.endLine - chunk.startLine + 1;
@@ -92,6 +83,50 @@ export function fitCodeToBudget(o: {
     }
   }
   return { results: out[0]!, related: out[1]!, tokensUsed: budget - left, truncated };
+}
+
+/** A search hit whose code may be attached. */
+export interface BudgetedHit<H> {
+  readonly hit: H;
+  /** The code, whole or its first lines; absent when the budget ran out or another hit shows these lines. */
+  readonly text?: string;
+  readonly textTruncated?: true;
+}
+
+/**
+ * Pure: attaches the code of search hits within a budget of approximate tokens, best hit (first) first. As in
+ * {@link fitCodeToBudget}, a hit that does not fit is cut at a line boundary when at least
+ * {@link MIN_PARTIAL_TOKENS} remain, else left without code (a later, smaller hit may still fit), and a hit whose
+ * lines an earlier hit of the same file already shows gets none.
+ */
+export function fitHitsToBudget<H extends { readonly path: string; readonly startLine: number; readonly endLine: number; readonly text: string }>(
+  hits: readonly H[],
+  budgetTokens: number,
+): { hits: BudgetedHit<H>[]; tokensUsed: number; truncated: boolean } {
+  const budget = Math.max(0, Math.floor(budgetTokens));
+  const covered = new Map<string, Array<[number, number]>>();
+  let left = budget;
+  let truncated = false;
+  const out = hits.map((hit): BudgetedHit<H> => {
+    const ranges = covered.get(hit.path) ?? [];
+    if (ranges.some(([a, b]) => a <= hit.startLine && hit.endLine <= b)) return { hit };
+    const fit = fitText(hit.text, left);
+    left -= fit.cost;
+    truncated ||= fit.cut;
+    if (fit.text === undefined) return { hit };
+    ranges.push([hit.startLine, fit.cut ? hit.startLine + fit.text.split('\n').length - 1 : hit.endLine]);
+    covered.set(hit.path, ranges);
+    return fit.cut ? { hit, text: fit.text, textTruncated: true } : { hit, text: fit.text };
+  });
+  return { hits: out, tokensUsed: budget - left, truncated };
+}
+
+/** What of `text` fits in `left` tokens: all of it, its first lines (`cut`), or nothing (`cut`, no text). */
+function fitText(text: string, left: number): { text?: string; cut: boolean; cost: number } {
+  const cost = estimateTokens(text);
+  if (cost <= left) return { text, cut: false, cost };
+  const head = left >= MIN_PARTIAL_TOKENS ? headWithin(text, left * CHARS_PER_TOKEN) : '';
+  return head === '' ? { cut: true, cost: 0 } : { text: head, cut: true, cost: estimateTokens(head) };
 }
 
 /** The longest run of whole first lines of `text` within `maxChars` ('' when not even the first line fits). */

@@ -1,3 +1,4 @@
+import { chunkTitle, fenced, languageTag, oneLine } from '../mcp/markdown.js';
 import { CHARS_PER_TOKEN, estimateTokens, headWithin, MIN_PARTIAL_TOKENS } from '../mcp/token-budget.js';
 import type { ChunkKind } from '../types.js';
 import type { RetrievalSession, SessionCandidate } from './retrieval-session.js';
@@ -81,10 +82,10 @@ export function judgeRequest(session: RetrievalSession, budgetTokens: number): R
 export function renderCandidates(views: readonly CandidateView[]): string {
   return views
     .map((c) => {
-      const head = `## ${c.path}  (hint ${c.hint.relevance.toFixed(2)}: ${c.hint.reason})${c.previous ? `  [you judged ${c.previous.relevance} in cycle ${c.previous.cycle}]` : ''}`;
+      const head = `## ${oneLine(c.path)}  (hint ${c.hint.relevance.toFixed(2)}: ${c.hint.reason})${c.previous ? `  [you judged ${c.previous.relevance} in cycle ${c.previous.cycle}]` : ''}`;
       const chunks = c.chunks.map((k) => {
-        const title = `${k.startLine}-${k.endLine} ${k.kind} ${k.parent ? `${k.parent}.` : ''}${k.symbol}`;
-        return k.text === undefined ? `- ${title} (code not shown)` : `- ${title}${k.textTruncated ? ' (first lines)' : ''}\n\`\`\`\n${k.text}\n\`\`\``;
+        const title = chunkTitle(k);
+        return k.text === undefined ? `- ${title} (code not shown)` : `- ${title}${k.textTruncated ? ' (first lines)' : ''}\n${fenced(k.text, languageTag(c.path))}`;
       });
       return [head, ...chunks].join('\n');
     })

@@ -3,6 +3,7 @@ import type { ChunkRow, LexicalHit } from '../store/catalog-types.js';
 import type { VectorStore } from '../store/vector-store.js';
 import type { Hit, SearchMode } from '../types.js';
 import type { PathPredicate } from './path-globs.js';
+import { dot } from './query-vector.js';
 
 /** Reciprocal-rank-fusion constant: larger flattens the head of each list. */
 export const RRF_K = 60;
@@ -132,6 +133,22 @@ function vectorCandidates(
   }
 }
 
+/**
+ * Fills in the cosine similarity to the query of the hits the vector list did not see (lexical-only hits of a
+ * hybrid search, and exact symbol matches), so every hit of a vector or hybrid search has one. `vectorsOf` returns
+ * the cached vectors of chunk rows (rows without one keep no similarity).
+ */
+export function completeSimilarity(
+  scored: readonly ScoredChunk[],
+  query: Float32Array,
+  vectorsOf: (rowIds: readonly number[]) => ReadonlyArray<{ rowId: number; vector: Float32Array }>,
+): ScoredChunk[] {
+  const missing = scored.filter((c) => c.similarity === undefined).map((c) => c.row.rowId);
+  if (missing.length === 0) return [...scored];
+  const sims = new Map(vectorsOf(missing).map((v) => [v.rowId, dot(query, v.vector)]));
+  return scored.map((c) => (c.similarity === undefined && sims.has(c.row.rowId) ? { ...c, similarity: sims.get(c.row.rowId)! } : c));
+}
+
 /** A scored chunk as the public Hit. */
 export function toHit(c: ScoredChunk): Hit {
   const { row } = c;
@@ -145,5 +162,8 @@ export function toHit(c: ScoredChunk): Hit {
     parent: row.parent,
     signature: row.signature,
     score: Number(c.score.toFixed(6)),
+    ...(c.similarity === undefined ? {} : { similarity: Number(c.similarity.toFixed(4)) }),
+    text: row.text,
+    ...(row.part === undefined ? {} : { part: row.part }),
   };
 }

@@ -28,6 +28,9 @@ export const tokenBudgetArg = z
   .optional()
   .describe(`approximate tokens of code to return, best chunks first (default ${DEFAULT_TOKEN_BUDGET}; 0 = paths and line ranges only)`);
 
+/** The trace argument of `retrieve_context` and `judge_context`. */
+export const traceArg = z.boolean().optional().describe('also show the cycle trace (queries, learned terms, gaps) in the text (default false; the structured content always has it)');
+
 /** Arguments of `retrieve_context`: the retrieval Task, who judges, and a token budget for code. */
 export const RetrieveContextInput = {
   text: z.string().min(1).max(MAX_TASK_CHARS).describe('the task in natural language, e.g. "add rate limiting to the API endpoints"'),
@@ -40,6 +43,7 @@ export const RetrieveContextInput = {
     .optional()
     .describe('who judges each cycle: builtin (default; one call returns the answer) or agent (you: the call returns candidates to score with judge_context)'),
   tokenBudget: tokenBudgetArg,
+  trace: traceArg,
 };
 
 /** Registers `retrieve_context`: the iterative retrieval loop, judged by the built-in judge or by the agent. */
@@ -52,7 +56,8 @@ export function registerRetrieveContext(server: McpServer, o: { session: IndexSe
         'Finds the files and code a task needs: searches the local semantic index, judges every file (relevance 0..1, ' +
         'reason, missing context), learns the code base\'s words and searches again, up to maxCycles. With the default ' +
         'judge it returns status "done": high-relevance files (results, >= 0.7), related files (0.4-0.7), the cycle ' +
-        'trace, and the code of the best chunks within tokenBudget. With judge "agent" you are the judge: it returns ' +
+        'trace, and the code of the best chunks within tokenBudget; the text is Markdown (files, line ranges, fenced code; ' +
+        'the trace only with trace: true). With judge "agent" you are the judge: it returns ' +
         'status "judge", a sessionId and the first cycle\'s candidate files with their code and a built-in hint; score ' +
         `them with judge_context. ${JUDGE_BANDS}`,
       inputSchema: RetrieveContextInput,
@@ -77,7 +82,7 @@ export function registerRetrieveContext(server: McpServer, o: { session: IndexSe
           return judgeStep({ session, sessionId, tokenBudget });
         }
         const result = await retrieve(o.session.index, task, { evaluate: o.evaluate });
-        return contextPack({ root, secrets: o.session.index.discovery.secrets, result, tokenBudget });
+        return contextPack({ root, secrets: o.session.index.discovery.secrets, result, tokenBudget, trace: args.trace });
       }),
   );
 }

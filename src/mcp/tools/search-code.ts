@@ -3,10 +3,16 @@ import * as z from 'zod';
 import { SearchOutput } from '../../schemas.js';
 import type { IndexSession } from '../index-session.js';
 import { checkGlobs } from '../root-paths.js';
-import { progressFor, runTool, type Log } from '../tool-result.js';
+import { renderSearchHits } from '../search-markdown.js';
+import { fitHitsToBudget } from '../token-budget.js';
+import { progressFor, runTool, ToolReply, type Log } from '../tool-result.js';
+import { MAX_TOKEN_BUDGET } from './retrieve-context.js';
 
 /** Most hits one call may ask for. */
 export const MAX_HITS = 100;
+
+/** Code `search_code` returns by default, in approximate tokens (chars / 4): a look-up, smaller than a task's context. */
+export const DEFAULT_SEARCH_TOKEN_BUDGET = 1500;
 
 /** Arguments of `search_code`. */
 export const SearchCodeInput = {
@@ -15,17 +21,25 @@ export const SearchCodeInput = {
   include: z.array(z.string().min(1)).max(50).optional().describe('only paths matching these globs (relative to the root)'),
   exclude: z.array(z.string().min(1)).max(50).optional().describe('leave out paths matching these globs'),
   mode: z.enum(['vector', 'lexical', 'hybrid']).optional().describe('vector, lexical (BM25) or hybrid (default)'),
+  tokenBudget: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_TOKEN_BUDGET)
+    .optional()
+    .describe(`approximate tokens of code to return, best hits first (default ${DEFAULT_SEARCH_TOKEN_BUDGET}; 0 = locations only)`),
 };
 
-/** Registers `search_code`: one-shot search returning chunk locations, best first. */
+/** Registers `search_code`: one-shot search returning chunk locations and their code within a budget, best first. */
 export function registerSearchCode(server: McpServer, o: { session: IndexSession; log: Log }): void {
   server.registerTool(
     'search_code',
     {
       title: 'Search code',
       description:
-        'One-shot search of the local semantic index: returns chunks (path, line range, symbol, kind, score), best ' +
-        'first. Cheaper than retrieve_context; use it to look up a known name or to probe before a task.',
+        'One-shot search of the local semantic index: returns chunks (path, line range, symbol, kind, similarity to ' +
+        'the query) best first, with the code of the best ones within tokenBudget; the text is Markdown. Cheaper than ' +
+        'retrieve_context; use it to look up a known name or to probe before a task.',
       inputSchema: SearchCodeInput,
       outputSchema: SearchOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -34,13 +48,22 @@ export function registerSearchCode(server: McpServer, o: { session: IndexSession
       runTool(o.log, 'search_code', async () => {
         await o.session.ready(progressFor(server, extra));
         const root = o.session.index.config.root;
-        const hits = await o.session.index.search(args.query, {
+        const found = await o.session.index.search(args.query, {
           k: args.k ?? 10,
           mode: args.mode ?? 'hybrid',
           include: checkGlobs(root, args.include, 'include'),
           exclude: checkGlobs(root, args.exclude, 'exclude'),
         });
-        return { hits: hits.map(({ path, startLine, endLine, symbol, kind, score }) => ({ path, startLine, endLine, symbol, kind, score })) };
+        const tokenBudget = args.tokenBudget ?? DEFAULT_SEARCH_TOKEN_BUDGET;
+        const fitted = fitHitsToBudget(found, tokenBudget);
+        const hits = fitted.hits.map(({ hit: { path, startLine, endLine, symbol, kind, score, similarity }, text, textTruncated }) => ({
+          path, startLine, endLine, symbol, kind, score,
+          ...(similarity === undefined ? {} : { similarity }),
+          ...(text === undefined ? {} : { text }),
+          ...(textTruncated ? { textTruncated } : {}),
+        }));
+        const value = { hits, tokenBudget, tokensUsed: fitted.tokensUsed, truncated: fitted.truncated };
+        return new ToolReply(value, renderSearchHits(fitted.hits, value));
       }),
   );
 }

@@ -86,7 +86,7 @@ describe('indexing survives SIGKILL and the CLI reports in JSON', () => {
     expect(search.code).toBe(0);
     const { hits } = JSON.parse(search.stdout);
     expect(hits[0]).toMatchObject({ path: 'src/util/dates.ts', symbol: 'parseIsoDate', kind: 'function' });
-    expect(Object.keys(hits[0]).sort()).toEqual(['endLine', 'kind', 'path', 'score', 'startLine', 'symbol']);
+    expect(Object.keys(hits[0]).sort()).toEqual(['endLine', 'kind', 'path', 'score', 'similarity', 'startLine', 'symbol']);
   });
 
   it('bad usage exits 2 with a message that names the problem', async () => {

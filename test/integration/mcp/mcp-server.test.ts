@@ -55,14 +55,20 @@ describe('codescout mcp (child process, real model)', () => {
     expect(r.truncated).toBe(false);
     const codeChars = files.flatMap((f) => f.chunks).reduce((n, c) => n + Math.ceil((c.text?.length ?? 0) / 4), 0);
     expect(r.tokensUsed).toBe(codeChars);
-    // The text block carries the same result as JSON, for clients that read only text.
-    expect(JSON.parse(errorText(ctx))).toEqual(ctx.structuredContent);
+    // The text block is Markdown for an agent to read (issue 15): the files with their code, no trace unless asked.
+    const text = errorText(ctx);
+    expect(text).toContain('\n## src/net/throttle.ts  (');
+    expect(text).toContain(`\`\`\`ts\n${throttle.text}\n\`\`\``);
+    expect(text).not.toContain('# Cycles');
+    expect(() => JSON.parse(text)).toThrow();
 
     const search = await mcp.call('search_code', { query: 'hash a password with a salt', k: 3, mode: 'hybrid', include: ['src/**'] });
     assertMatchesSchema('searchCode', search.structuredContent);
-    const hits = (search.structuredContent as { hits: Array<{ path: string; symbol: string }> }).hits;
+    const hits = (search.structuredContent as { hits: Array<{ path: string; symbol: string; text?: string }> }).hits;
     expect(hits).toHaveLength(3);
     expect(hits[0]).toMatchObject({ path: 'src/users/password.ts', symbol: 'hashPassword' });
+    expect(hits[0]!.text).toContain('export function hashPassword(');
+    expect(errorText(search)).toContain(`\`\`\`ts\n${hits[0]!.text}\n\`\`\``);
 
     const status = await mcp.call('index_status');
     assertMatchesSchema('indexStatus', status.structuredContent);

@@ -57,15 +57,20 @@ describe('the agent judges over MCP (real stdio child process)', () => {
     expect(errorText(first)).toContain(`judge_context({ sessionId: "${step.sessionId}"`);
     const sessionId = step.sessionId!;
     let calls = 0;
+    let text = '';
     while (step.status === 'judge') {
-      const next = await mcp.call('judge_context', { sessionId, evaluations: scripted({ candidates: step.candidates! }).evaluations });
+      const next = await mcp.call('judge_context', { sessionId, evaluations: scripted({ candidates: step.candidates! }).evaluations, trace: true });
       expect(next.isError).toBeUndefined();
       assertMatchesSchema('judgeContext', next.structuredContent);
       step = next.structuredContent as Pack;
+      text = errorText(next);
       calls++;
     }
     expect(calls).toBeGreaterThanOrEqual(1);
     expect(files(step)).toEqual(expected);
+    // Issue 15: the answer reads as Markdown (a heading per file), with the trace because it was asked for.
+    for (const f of [...step.results, ...step.related]) expect(text).toContain(`\n## ${f.path}  (${f.relevance.toFixed(2)}, `);
+    expect(text).toContain('\n\n# Cycles\n1. ');
     // A finished session is gone, and says so.
     const late = await mcp.call('judge_context', { sessionId, evaluations: [] });
     expect(late.isError).toBe(true);

@@ -51,8 +51,9 @@ describe('issue 19: output, cache dir and temp files', () => {
     expect((await runCli(['index', t.root, '--cache-dir', t.cacheDir, '--no-progress'])).code).toBe(0);
     const run = await runCli(['search', 'compute shipping weight cost', '--root', t.root, '--cache-dir', t.cacheDir, '-k', '2']);
     expect(run.code).toBe(0);
-    const lines = run.stdout.trimEnd().split('\n');
-    expect(lines.map((l) => l.replace(/^\d\.\d{4}/, 'S')).sort()).toEqual([
+    // Each hit is a line with its similarity (issue 15), then its first code line, indented.
+    const lines = run.stdout.trimEnd().split('\n').filter((l) => !l.startsWith('      '));
+    expect(lines.map((l) => l.replace(/^\d\.\d\d/, 'S')).sort()).toEqual([
       'S  esc\\e[2Jclear.ts:1-3  function computeShippingCost',
       'S  evil\\n0.9999  src/forged.ts:1-2  function forged.ts:1-3  function computeShippingWeight',
     ]);

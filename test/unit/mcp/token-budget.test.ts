@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { estimateTokens, fitCodeToBudget, headWithin, MIN_PARTIAL_TOKENS } from '../../../src/mcp/token-budget.js';
+import { estimateTokens, fitCodeToBudget, fitHitsToBudget, headWithin, MIN_PARTIAL_TOKENS } from '../../../src/mcp/token-budget.js';
 import type { ResultChunk, ResultFile } from '../../../src/retrieve/retrieval-result.js';
 
 function chunk(startLine: number, endLine: number, relevance: number): ResultChunk {
@@ -83,5 +83,28 @@ describe('fitCodeToBudget', () => {
     const out = fitCodeToBudget({ results: withText, related: [], budgetTokens: 100, textOf: () => undefined });
     expect(out.results[0]!.chunks[0]).toEqual(chunk(1, 2, 0.9));
     expect(out).toMatchObject({ tokensUsed: 0, truncated: false });
+  });
+});
+
+describe('fitHitsToBudget', () => {
+  const hit = (path: string, startLine: number, endLine: number) => ({ path, startLine, endLine, text: code(endLine - startLine + 1) });
+  const shown = (out: ReturnType<typeof fitHitsToBudget>): string[] => out.hits.map((h) => `${h.hit.path}:${h.hit.startLine}${h.text === undefined ? ' -' : h.textTruncated ? ' cut' : ''}`);
+
+  it('gives code to the best hits first, cuts the one that no longer fits, and lets a later small one in', () => {
+    const hits = [hit('a.ts', 1, 10), hit('b.ts', 1, 30), hit('c.ts', 1, 100), hit('d.ts', 1, 2)];
+    const out = fitHitsToBudget(hits, 300);
+    // a: 100 tokens; b: 300 do not fit in the 200 left, cut to 20 lines (200); nothing is left for c and d.
+    expect(shown(out)).toEqual(['a.ts:1', 'b.ts:1 cut', 'c.ts:1 -', 'd.ts:1 -']);
+    expect(out.hits[1]!.text!.split('\n')).toHaveLength(20);
+    expect(out).toMatchObject({ tokensUsed: 300, truncated: true });
+    expect(shown(fitHitsToBudget([hit('c.ts', 1, 100), hit('d.ts', 1, 2)], 25))).toEqual(['c.ts:1 -', 'd.ts:1']);
+    expect(MIN_PARTIAL_TOKENS).toBeGreaterThan(25);
+  });
+
+  it('gives no code to a hit whose lines an earlier hit of the same file shows, and none at budget 0', () => {
+    const out = fitHitsToBudget([hit('a.ts', 1, 30), hit('a.ts', 5, 10), hit('b.ts', 5, 10)], 10_000);
+    expect(shown(out)).toEqual(['a.ts:1', 'a.ts:5 -', 'b.ts:5']);
+    expect(out).toMatchObject({ tokensUsed: 360, truncated: false });
+    expect(fitHitsToBudget([hit('a.ts', 1, 3)], 0)).toMatchObject({ hits: [{ hit: { path: 'a.ts' } }], tokensUsed: 0, truncated: true });
   });
 });

@@ -39,6 +39,17 @@ describe('SCHEMAS', () => {
     expect(check('search', [hit])).toBe(false);
   });
 
+  it('issue 15: search hits may carry a similarity in -1..1 and code; search_code adds its budget fields', () => {
+    const hit = { path: 'src/a.ts', startLine: 1, endLine: 3, symbol: 'f', kind: 'function', score: 0.03 };
+    const withCode = { ...hit, similarity: 0.62, text: 'function f() {}' };
+    expect(check('search', { hits: [withCode] })).toBe(true);
+    expect(check('searchCode', { hits: [withCode, { ...hit, text: 'function', textTruncated: true }, hit], tokenBudget: 1500, tokensUsed: 6, truncated: true })).toBe(true);
+    expect(check('searchCode', { hits: [{ ...hit, similarity: 1.5 }] })).toBe(false);
+    expect(check('searchCode', { hits: [{ ...hit, textTruncated: false }] })).toBe(false);
+    expect(check('searchCode', { hits: [], tokensUsed: -1 })).toBe(false);
+    expect(check('searchCode', { hits: [{ ...hit, code: 'x' }] })).toBe(false);
+  });
+
   it('status and index_status: nullable identity before the first build; index_status needs `watching`', () => {
     expect(check('status', stats)).toBe(true);
     expect(check('status', { ...stats, model: null, dimension: null, revision: null, createdAt: null, updatedAt: null, schemaVersion: null })).toBe(true);
