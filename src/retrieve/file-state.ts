@@ -1,3 +1,4 @@
+import type { Catalog } from '../store/catalog.js';
 import type { ChunkRow } from '../store/catalog-types.js';
 import type { DispatchedChunk } from './dispatch.js';
 import type { ChunkOrigin, Evaluation } from './evaluator.js';
@@ -84,4 +85,40 @@ export function toResultFile(f: FileState, highThreshold: number): ResultFile {
     .map(({ row, relevance }) => ({ symbol: row.symbol, kind: row.kind, parent: row.parent, startLine: row.startLine, endLine: row.endLine, relevance }));
   const { path, relevance, reason, missingContext } = f.evaluation;
   return { path, relevance, reason, chunks, missingContext, cycle: f.cycle, role: roleOf(f, highThreshold) };
+}
+
+/**
+ * Brings the files up to date with an index that changed since the session saw them: a file no longer indexed is
+ * dropped; a chunk whose row is gone is replaced by the file's current chunk of the same symbol (its lines may have
+ * moved), or dropped when the symbol is gone. Mutates `files`.
+ */
+export function refreshFiles(files: Map<string, FileState>, catalog: Catalog): void {
+  for (const [path, f] of files) {
+    if (!catalog.getFile(path)) {
+      files.delete(path);
+      continue;
+    }
+    const copies = [...f.chunks.entries()];
+    // A row that lives on may have moved (an edit above it): take its current lines and id.
+    const live = new Map(catalog.getChunks(copies.map(([, c]) => c.row.rowId)).filter((r) => r.path === path).map((r) => [r.rowId, r]));
+    f.chunks.clear();
+    for (const [, c] of copies) {
+      const now = live.get(c.row.rowId);
+      if (now) f.chunks.set(now.chunkId, { ...c, row: now });
+    }
+    const stale = copies.filter(([, c]) => !live.has(c.row.rowId)).sort((a, b) => a[1].row.startLine - b[1].row.startLine);
+    if (stale.length === 0) continue;
+    // The parts of one symbol pair up in order: the first stale part of X takes the first current part of X.
+    const keyOf = (r: ChunkRow): string => `${r.symbol}\0${r.kind}\0${r.parent ?? ''}`;
+    const current = catalog
+      .getChunks(catalog.findSymbolRowIds([...new Set(stale.map(([, c]) => c.row.symbol))], 200, { includeMethods: true }))
+      .filter((r) => r.path === path && !f.chunks.has(r.chunkId))
+      .sort((a, b) => a.startLine - b.startLine);
+    for (const [, c] of stale) {
+      const i = current.findIndex((r) => keyOf(r) === keyOf(c.row));
+      if (i === -1) continue;
+      const [now] = current.splice(i, 1);
+      f.chunks.set(now!.chunkId, { ...c, row: now! });
+    }
+  }
 }

@@ -8,7 +8,7 @@ import type { RankingModel } from './ranking-model.js';
 import { dispatch, LOOP_TUNING, toCandidates, type DispatchedChunk } from './dispatch.js';
 import type { CandidateFile, Evaluation, EvaluationContext, Evaluator } from './evaluator.js';
 import { definedNames, definitionName, resolveDefinitionGaps, resolveUsages } from './gaps.js';
-import { mergeEvaluations, roleOf, toResultFile, topChunks, type FileState } from './file-state.js';
+import { mergeEvaluations, refreshFiles, roleOf, toResultFile, topChunks, type FileState } from './file-state.js';
 import { checkJudgements, namedDefinitions, type Judgement } from './judgements.js';
 import { combineQueryVector } from './query-vector.js';
 import { rankFiles } from './rank-files.js';
@@ -82,6 +82,8 @@ export class RetrievalSession {
   private scored: DispatchedChunk[] = [];
   private started = 0;
   private readonly files = new Map<string, FileState>();
+  /** The catalog generation when the session started. */
+  private readonly startGeneration: number;
   /** The built-in judge's relevance per chunk id in the cycle being judged. */
   private chunkHints = new Map<string, number>();
   private readonly cycles: CycleTrace[] = [];
@@ -106,6 +108,7 @@ export class RetrievalSession {
     if (!sample) samples.set(index, (sample = new VectorSample()));
     const calibration = calibrate(taskVector, sample.get(catalog, revision));
     this.totalChunks = Math.max(1, catalog.chunkCount());
+    this.startGeneration = catalog.generation();
     this.builtin = createBuiltinEvaluator({
       judge: options.builtinJudge ?? DEFAULT_BUILTIN_JUDGE,
       model: options.model ?? JUDGE_MODEL,
@@ -183,6 +186,10 @@ export class RetrievalSession {
   /** The answer so far (final once {@link isDone}): results >= the high threshold, related, the cycle trace. */
   result(): RetrievalResult {
     const t = this.task;
+    const { catalog } = this.index.store;
+    // The index changed during the session (the watcher runs): name no deleted file, show current line ranges.
+    // Every time from then on: a cycle dispatched before the change may bring back what it removed.
+    if (catalog.generation() !== this.startGeneration) refreshFiles(this.files, catalog);
     const ranked = rankFiles([...this.files.values()], {
       highThreshold: t.highThreshold,
       key: (f) => ({ path: f.evaluation.path, relevance: f.evaluation.relevance, firstSeen: f.firstSeen, tieBreak: f.judged ? f.hint : undefined, isContext: roleOf(f, t.highThreshold) === 'context' }),
