@@ -67,7 +67,7 @@ describe('issue 19: output, cache dir and temp files', () => {
     const first = await index();
     expect(first.code).toBe(0);
     expect(JSON.parse(first.stdout)).toMatchObject({ files: 6 });
-    const [indexDir] = readdirSync(cacheDir).map((n) => path.join(cacheDir, n));
+    const [indexDir] = readdirSync(cacheDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => path.join(cacheDir, d.name));
     expect(existsSync(path.join(indexDir!, 'vectors.json'))).toBe(true); // an indexable name, had the folder been walked
     const dead = spawnSync(process.execPath, ['-e', '']).pid!;
     const stale = path.join(indexDir!, `vectors.hnsw.tmp-${dead}`);
