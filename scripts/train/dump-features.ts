@@ -2,7 +2,9 @@
  * Training rows for the learned judge: runs the retrieval loop (hand-tuned judge) on every task of a dataset and
  * writes, per cycle, one row per candidate file: its features and whether it is a gold file.
  * Usage: npx tsx scripts/train/dump-features.ts --dataset <file.jsonl> --corpus <git dir> --out <rows.jsonl>
- *        [--cache-dir D] [--max-cycles 3] [--limit N]
+ *        [--cache-dir D] [--max-cycles 3] [--limit N] [--judge heuristic|learned]
+ * `--judge learned` drives the loop with the current learned judge, so a second round of training sees the later
+ * cycles that judge produces (its own trajectories), not only the heuristic's.
  * The output is data, rebuilt by this script: keep it out of git.
  */
 import { createWriteStream } from 'node:fs';
@@ -25,6 +27,7 @@ const corpusSource = need('--corpus');
 const outFile = need('--out');
 const maxCycles = Number(args.get('--max-cycles') ?? 3);
 const limit = args.has('--limit') ? Number(args.get('--limit')) : Infinity;
+const judge = args.get('--judge') === 'learned' ? 'learned' : 'heuristic';
 
 const dataset = await loadDataset(datasetFile);
 const { header } = dataset;
@@ -43,7 +46,7 @@ try {
   for (const [n, task] of dataset.tasks.entries()) {
     if (n >= limit) break;
     const gold = new Set(task.gold.map((g) => g.path));
-    const session = await startRetrieval(index, { text: task.query, maxCycles }, { builtinJudge: 'heuristic', relatedThreshold: 0 });
+    const session = await startRetrieval(index, { text: task.query, maxCycles }, { builtinJudge: judge, relatedThreshold: 0 });
     while (!session.isDone) {
       for (const c of session.candidates()) {
         const f = c.hint.features!;
