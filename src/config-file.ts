@@ -12,10 +12,20 @@ export interface ConfigFileSettings {
   readonly file: string | null;
   /** Globs of files indexed even though the secret policy would skip them. */
   readonly secretsAllow: readonly string[];
+  /** Only paths matching these globs are indexed (empty: everything). */
+  readonly include: readonly string[];
+  /** Paths matching these globs are left out. */
+  readonly exclude: readonly string[];
+  /** The embedding model id, when the file names one. */
+  readonly model: string | undefined;
+  /** Where indexes live (absolute; a relative path in the file is relative to the root), when the file names it. */
+  readonly cacheDir: string | undefined;
 }
 
+const NONE = { secretsAllow: [], include: [], exclude: [], model: undefined, cacheDir: undefined } as const;
+
 /** Keys `codescout.json` knows, per object; anything else is refused so that a typo never silently does nothing. */
-const KNOWN_KEYS = { top: new Set(['$schema', 'secrets']), secrets: new Set(['allow']) } as const;
+const KNOWN_KEYS = { top: new Set(['$schema', 'include', 'exclude', 'model', 'cacheDir', 'secrets']), secrets: new Set(['allow']) } as const;
 
 /**
  * Reads `codescout.json` at the root (under the read rule: a regular file inside the real root). A missing file
@@ -23,14 +33,15 @@ const KNOWN_KEYS = { top: new Set(['$schema', 'secrets']), secrets: new Set(['al
  * @throws ConfigError naming the file and the key for bad JSON, an unknown key, a value of the wrong type, or a
  * malformed glob, and naming the file when it exists but cannot be read.
  * @example
- * // codescout.json: { "secrets": { "allow": ["test/fixtures/**"] } }
- * readConfigFile('/repo').secretsAllow; // ['test/fixtures/**']
+ * // codescout.json: { "include": ["src/**"], "exclude": ["src/generated/**"], "model": "bge-small-en-v1.5",
+ * //                   "cacheDir": "../indexes", "secrets": { "allow": ["test/fixtures/**"] } }
+ * readConfigFile('/repo', '/repo').secretsAllow; // ['test/fixtures/**']
  */
 export function readConfigFile(root: string, realRoot: string): ConfigFileSettings {
   const file = path.join(root, CONFIG_FILE_NAME);
   const text = readTextInsideRootSync({ realRoot, absPath: file });
   if (typeof text !== 'string') {
-    if (text.refused.code === 'ENOENT') return { file: null, secretsAllow: [] };
+    if (text.refused.code === 'ENOENT') return { file: null, ...NONE };
     throw new ConfigError(`Cannot read ${file}: ${text.refused.reason}. Make it a regular file inside the root, or remove it.`, CONFIG_FILE_NAME);
   }
   let value: unknown;
@@ -41,10 +52,25 @@ export function readConfigFile(root: string, realRoot: string): ConfigFileSettin
   }
   const top = objectAt(value, file, '(top level)');
   checkKeys(top, KNOWN_KEYS.top, file, '');
-  if (top.secrets === undefined) return { file, secretsAllow: [] };
+  const settings = {
+    file,
+    include: globsAt(top.include, file, 'include'),
+    exclude: globsAt(top.exclude, file, 'exclude'),
+    model: stringAt(top.model, file, 'model'),
+    cacheDir: ((dir) => (dir === undefined ? undefined : path.resolve(root, dir)))(stringAt(top.cacheDir, file, 'cacheDir')),
+  };
+  if (top.secrets === undefined) return { ...settings, secretsAllow: [] };
   const secrets = objectAt(top.secrets, file, 'secrets');
   checkKeys(secrets, KNOWN_KEYS.secrets, file, 'secrets.');
-  return { file, secretsAllow: globsAt(secrets.allow, file, 'secrets.allow') };
+  return { ...settings, secretsAllow: globsAt(secrets.allow, file, 'secrets.allow') };
+}
+
+function stringAt(value: unknown, file: string, key: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new ConfigError(`${file}: ${key} must be a non-empty string.`, `${CONFIG_FILE_NAME} ${key}`);
+  }
+  return value;
 }
 
 function objectAt(value: unknown, file: string, key: string): Record<string, unknown> {

@@ -84,8 +84,12 @@ export function resolveConfig(options: IndexOptions, env: NodeJS.ProcessEnv = pr
   const root = path.resolve(options.root);
   if (!existsSync(root)) throw new ConfigError(`Root ${root} does not exist. Pass an existing folder.`, 'root');
   if (!statSync(root).isDirectory()) throw new ConfigError(`Root ${root} is a file, not a folder. Pass its folder.`, 'root');
-  const cacheDir = path.resolve(options.cacheDir ?? env.CODESCOUT_CACHE_DIR ?? path.join(root, DEFAULTS.cacheDirName));
+  // Precedence: an option (a CLI flag), then the environment, then <root>/codescout.json, then the defaults.
   const fileSettings = readConfigFile(root, realpathSync.native(root));
+  if (options.model === undefined && env.CODESCOUT_MODEL === undefined && fileSettings.model !== undefined && !MODELS[fileSettings.model]) {
+    throw new ConfigError(`${fileSettings.file}: model "${fileSettings.model}" is unknown. Known models: ${Object.keys(MODELS).join(', ')}.`, 'codescout.json model');
+  }
+  const cacheDir = path.resolve(options.cacheDir ?? env.CODESCOUT_CACHE_DIR ?? fileSettings.cacheDir ?? path.join(root, DEFAULTS.cacheDirName));
   const maxFileBytes = options.maxFileBytes ?? DEFAULTS.maxFileBytes;
   if (!Number.isFinite(maxFileBytes) || maxFileBytes <= 0) {
     throw new ConfigError(`maxFileBytes must be a positive number of bytes, got ${maxFileBytes}.`, 'maxFileBytes');
@@ -93,9 +97,9 @@ export function resolveConfig(options: IndexOptions, env: NodeJS.ProcessEnv = pr
   return Object.freeze({
     root,
     cacheDir,
-    ...resolveModelSettings(options, env),
-    include: Object.freeze([...(options.include ?? [])]),
-    exclude: Object.freeze([...(options.exclude ?? [])]),
+    ...resolveModelSettings({ ...options, model: options.model ?? env.CODESCOUT_MODEL ?? fileSettings.model }, env),
+    include: Object.freeze([...(options.include?.length ? options.include : fileSettings.include)]),
+    exclude: Object.freeze([...(options.exclude?.length ? options.exclude : fileSettings.exclude)]),
     maxFileBytes,
     lockWaitMs: options.lockWaitMs ?? DEFAULTS.lockWaitMs,
     secretsAllow: Object.freeze([...fileSettings.secretsAllow, ...(options.secretsAllow ?? [])]),
