@@ -13,6 +13,9 @@ export const DEFAULT_IGNORED_DIRS: readonly string[] = [
   '.pytest_cache', '.tox', 'target', '.gradle', '.idea',
 ];
 
+/** Default-ignored folders an include glob can never bring back: version control and indexes. */
+const NEVER_REINCLUDED = new Set(['.git', '.hg', '.svn', 'index-cache']);
+
 /** Ignore files read in every directory, lowest precedence first. */
 const IGNORE_FILE_NAMES = ['.gitignore', '.codescoutignore'];
 
@@ -106,6 +109,10 @@ export function createPathFilter(root: string, options: PathFilterOptions = {}):
   const include = compileGlobs(options.include, 'include');
   const exclude = compileGlobs(options.exclude, 'exclude');
   const ignoredNames = new Set(DEFAULT_IGNORED_DIRS);
+  // An include glob that names a default-ignored folder (`dist/**`, `packages/app/build/*.js`) brings it back.
+  const includeBases = (options.include ?? []).map((g) => picomatch.scan(g).base.replace(/\/+$/, '')).filter((b) => b !== '');
+  const isReincluded = (dir: string): boolean =>
+    !NEVER_REINCLUDED.has(dir.slice(dir.lastIndexOf('/') + 1)) && includeBases.some((b) => b === dir || b.startsWith(`${dir}/`));
   const ignoredDirPaths = new Set<string>();
   for (const dir of options.extraIgnoreDirs ?? []) {
     const clean = dir.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '');
@@ -162,7 +169,7 @@ export function createPathFilter(root: string, options: PathFilterOptions = {}):
     const name = dir.slice(slash + 1);
     const verdict =
       (slash !== -1 && isDirIgnored(dir.slice(0, slash))) ||
-      ignoredNames.has(name) ||
+      (ignoredNames.has(name) && !isReincluded(dir)) ||
       ignoredDirPaths.has(dir) ||
       (exclude !== null && exclude(dir)) ||
       ignoredByRules(dir, true);
