@@ -36,6 +36,18 @@ describe('codescout.json (issue 15): one configuration file read by every comman
     }
   });
 
+  it('an include that names a default-ignored folder indexes it', async () => {
+    const tree = await configured({ include: ['build/**', 'src/util/**'] });
+    await tree.write('build/generated-client.ts', 'export function fetchInvoices(): string[] { return []; }\n');
+    const index = await openIndex({ root: tree.root, cacheDir: tree.cacheDir, offline: true });
+    try {
+      await index.update();
+      expect(index.store.catalog.listFiles().map((f) => f.path).sort()).toEqual(['build/generated-client.ts', 'src/util/dates.ts', 'src/util/token-bucket.ts']);
+    } finally {
+      await index.close();
+    }
+  });
+
   it('index, status and mcp honour it, and a flag overrides it', async () => {
     const tree = await configured(SETTINGS);
     const built = await runCli(['index', tree.root, '--json']);
