@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { cp, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { indexDirFor } from '../../src/indexer/index-location.js';
@@ -71,5 +71,29 @@ export async function buildIndexTemplate(): Promise<IndexTemplate> {
       const dir = indexDirOf(cacheDir, tree.root);
       return { cacheDir, dir, catalog: path.join(dir, 'catalog.sqlite') };
     },
+  };
+}
+
+/**
+ * Registers the suite's hooks: builds the template before its tests and disposes of it after. Read the fields inside
+ * tests (they are set once the suite starts).
+ */
+export function useIndexTemplate(): IndexTemplate {
+  let template: IndexTemplate | undefined;
+  beforeAll(async () => {
+    template = await buildIndexTemplate();
+  });
+  afterAll(async () => {
+    await template?.tree.dispose();
+  });
+  const get = (): IndexTemplate => {
+    if (!template) throw new Error('the index template is built in beforeAll: read it inside a test');
+    return template;
+  };
+  return {
+    get tree() { return get().tree; },
+    get template() { return get().template; },
+    get baselineSearch() { return get().baselineSearch; },
+    freshCopy: () => get().freshCopy(),
   };
 }

@@ -3,34 +3,25 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { copyFile, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli.js';
-import { createTempTree, SMALL_REPO, type TempTree } from '../../helpers/fixture-tree.js';
-import { buildIndexTemplate, DAMAGE_QUERY, filesMatching, indexDirOf, parseOneJson, STACK_FRAME, type IndexTemplate } from '../../helpers/robustness.js';
+import { createTempTree, SMALL_REPO } from '../../helpers/fixture-tree.js';
+import { DAMAGE_QUERY, filesMatching, indexDirOf, parseOneJson, STACK_FRAME, useIndexTemplate } from '../../helpers/robustness.js';
 import { assertMatchesSchema } from '../mcp/mcp-client.js';
 
 // Issue 9 ("Never lose, never corrupt"): damage to any index file is either repaired without re-embedding
 // (vectors), moved aside and rebuilt (catalog), or reported by `status --verify` with exit 6; never a stack
 // trace, never a silently different answer.
 
-let tree: TempTree;
-let baselineSearch: string;
-let freshCopy: IndexTemplate['freshCopy'];
+const t = useIndexTemplate();
 const QUERY = DAMAGE_QUERY;
 
-beforeAll(async () => {
-  ({ tree, baselineSearch, freshCopy } = await buildIndexTemplate());
-});
-afterAll(async () => {
-  await tree?.dispose();
-});
-
 const cli = (args: string[], cacheDir: string) => runCli([...args, '--cache-dir', cacheDir]);
-const verifyRun = (cacheDir: string, json = false) => cli(['status', tree.root, '--verify', ...(json ? ['--json'] : [])], cacheDir);
+const verifyRun = (cacheDir: string, json = false) => cli(['status', t.tree.root, '--verify', ...(json ? ['--json'] : [])], cacheDir);
 
 describe('status --verify', () => {
   it('passes a healthy index: "verify: ok", exit 0; --json adds problems: [] and matches the schema', async () => {
-    const { cacheDir } = await freshCopy();
+    const { cacheDir } = await t.freshCopy();
     const human = await verifyRun(cacheDir);
     expect(human.code, human.stderr).toBe(0);
     expect(human.stdout).toMatch(/^verify: {3}ok$/m);
@@ -40,7 +31,7 @@ describe('status --verify', () => {
     assertMatchesSchema('status', status);
     expect(status).toMatchObject({ problems: [], files: 6 });
     // Without --verify the output is unchanged: no problems field.
-    expect(parseOneJson(await cli(['status', tree.root, '--json'], cacheDir))).not.toHaveProperty('problems');
+    expect(parseOneJson(await cli(['status', t.tree.root, '--json'], cacheDir))).not.toHaveProperty('problems');
   });
 
   const damages: Array<[string, (db: Database.Database) => void, RegExp]> = [
@@ -63,7 +54,7 @@ describe('status --verify', () => {
     ],
   ];
   it.each(damages)('names the damage (%s), exits 6 with a --rebuild hint; index --rebuild repairs it', async (_name, damage, expected) => {
-    const { cacheDir, dir } = await freshCopy();
+    const { cacheDir, dir } = await t.freshCopy();
     const db = new Database(path.join(dir, 'catalog.sqlite'));
     damage(db);
     db.close();
@@ -72,14 +63,14 @@ describe('status --verify', () => {
     expect(human.code).toBe(6);
     expect(human.stdout).toMatch(/^verify: {3}[1-9]\d* problem\(s\)$/m);
     expect(human.stdout).toMatch(expected);
-    expect(human.stderr).toContain(`failed verification. Rebuild it: codescout index ${tree.root} --rebuild`);
+    expect(human.stderr).toContain(`failed verification. Rebuild it: codescout index ${t.tree.root} --rebuild`);
     expect(human.stderr).not.toMatch(STACK_FRAME);
     const json = await verifyRun(cacheDir, true);
     expect(json.code).toBe(6);
     const { problems } = parseOneJson(json) as { problems: string[] };
     expect(problems.join('\n')).toMatch(expected);
 
-    const rebuilt = await cli(['index', tree.root, '--rebuild', '--json'], cacheDir);
+    const rebuilt = await cli(['index', t.tree.root, '--rebuild', '--json'], cacheDir);
     expect(rebuilt.code, rebuilt.stderr).toBe(0);
     expect((await verifyRun(cacheDir)).code).toBe(0);
   });
@@ -96,10 +87,10 @@ describe('a damaged catalog.sqlite is moved aside and rebuilt by codescout index
     }],
   ];
   it.each(damages)('%s: one line says so, exit 0, the index is complete and verifies, search answers as before', async (_name, damage) => {
-    const { cacheDir, dir } = await freshCopy();
+    const { cacheDir, dir } = await t.freshCopy();
     await damage(path.join(dir, 'catalog.sqlite'));
 
-    const run = await cli(['index', tree.root, '--json'], cacheDir);
+    const run = await cli(['index', t.tree.root, '--json'], cacheDir);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/^codescout: The index database was damaged \(.+\); moved it aside to .+catalog\.sqlite\.corrupt-\S+ and started a fresh one/m);
     expect(run.stderr).not.toMatch(STACK_FRAME);
@@ -107,8 +98,8 @@ describe('a damaged catalog.sqlite is moved aside and rebuilt by codescout index
     expect(await filesMatching(dir, /^catalog\.sqlite\.corrupt-/)).toHaveLength(1);
 
     expect((await verifyRun(cacheDir)).code).toBe(0);
-    const search = await cli([...QUERY, '--root', tree.root], cacheDir);
-    expect(search.stdout).toBe(baselineSearch);
+    const search = await cli([...QUERY, '--root', t.tree.root], cacheDir);
+    expect(search.stdout).toBe(t.baselineSearch);
   });
 });
 
@@ -123,16 +114,16 @@ describe('damaged vector files are rebuilt from the catalog with nothing re-embe
     ['vectors.json deleted', (dir) => rm(path.join(dir, 'vectors.json'))],
   ];
   it.each(damages)('%s: search answers as before, index --json embeds 0 and saves a good graph', async (_name, damage) => {
-    const { cacheDir, dir } = await freshCopy();
+    const { cacheDir, dir } = await t.freshCopy();
     await damage(dir);
 
     // A reader repairs in memory: the same answer, with a note on stderr.
-    const search = await cli([...QUERY, '--root', tree.root], cacheDir);
+    const search = await cli([...QUERY, '--root', t.tree.root], cacheDir);
     expect(search.code, search.stderr).toBe(0);
-    expect(search.stdout).toBe(baselineSearch);
+    expect(search.stdout).toBe(t.baselineSearch);
     expect(search.stderr).toMatch(/^codescout: The vector index could not be used \(.+\); rebuilt it from the catalog's cached vectors, nothing re-embedded\.$/m);
 
-    const run = await cli(['index', tree.root, '--json'], cacheDir);
+    const run = await cli(['index', t.tree.root, '--json'], cacheDir);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).not.toMatch(STACK_FRAME);
     expect(parseOneJson(run)).toMatchObject({ files: 6, embedded: 0 });
@@ -143,7 +134,7 @@ describe('damaged vector files are rebuilt from the catalog with nothing re-embe
   });
 
   it('vector files copied from another index are not trusted (their labels name other chunks)', async () => {
-    const { cacheDir, dir } = await freshCopy();
+    const { cacheDir, dir } = await t.freshCopy();
     const other = await createTempTree({
       ...SMALL_REPO,
       ...Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`src/extra/e${i}.ts`, `export function extra${i}(n: number): number {\n  return n * ${i + 2};\n}\n`])),
@@ -155,15 +146,15 @@ describe('damaged vector files are rebuilt from the catalog with nothing re-embe
     } finally {
       await other.dispose();
     }
-    const search = await cli([...QUERY, '--root', tree.root], cacheDir);
-    expect(search.stdout).toBe(baselineSearch);
+    const search = await cli([...QUERY, '--root', t.tree.root], cacheDir);
+    expect(search.stdout).toBe(t.baselineSearch);
     expect(search.stderr).toMatch(/vectors\.hnsw is newer than the catalog .* built for another catalog/);
     expect((await verifyRun(cacheDir)).code).toBe(0);
   });
 
   it('verify catches foreign vectors that slip past the open-time checks', async () => {
     // Same generation and row ids, other content: only comparing the vectors themselves can tell.
-    const { cacheDir, dir } = await freshCopy();
+    const { cacheDir, dir } = await t.freshCopy();
     const db = new Database(path.join(dir, 'catalog.sqlite'));
     const rows = db.prepare('SELECT rowid, vector FROM embeddings').all() as Array<{ rowid: number; vector: Buffer }>;
     const update = db.prepare('UPDATE embeddings SET vector = ? WHERE rowid = ?');

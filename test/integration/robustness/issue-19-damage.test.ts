@@ -1,30 +1,21 @@
 import Database from 'better-sqlite3';
 import { rm, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli.js';
-import { createTempTree, SMALL_REPO, type TempTree } from '../../helpers/fixture-tree.js';
-import { buildIndexTemplate, DAMAGE_QUERY, filesMatching, indexDirOf, parseOneJson, STACK_FRAME, type IndexTemplate } from '../../helpers/robustness.js';
+import { createTempTree, SMALL_REPO } from '../../helpers/fixture-tree.js';
+import { DAMAGE_QUERY, filesMatching, indexDirOf, parseOneJson, STACK_FRAME, useIndexTemplate } from '../../helpers/robustness.js';
 import { damageIndexBtree } from '../../helpers/sqlite-damage.js';
 import { assertMatchesSchema } from '../mcp/mcp-client.js';
 
 // Issue 19, findings 3 and 5: the fix `status --verify` advises must work (b-tree damage, a damaged cached vector),
 // and an index emptied after damage must never pass for a healthy one with no match.
 
-let tree: TempTree;
-let baselineSearch: string;
-let freshCopy: IndexTemplate['freshCopy'];
+const t = useIndexTemplate();
 const QUERY = DAMAGE_QUERY;
 
-beforeAll(async () => {
-  ({ tree, baselineSearch, freshCopy } = await buildIndexTemplate());
-});
-afterAll(async () => {
-  await tree?.dispose();
-});
-
-const cli = (args: string[], cacheDir: string, root = tree.root) => runCli([...args, '--cache-dir', cacheDir, ...(args[0] === 'search' ? ['--root', root] : [])]);
-const verify = (cacheDir: string, root = tree.root) => runCli(['status', root, '--verify', '--json', '--cache-dir', cacheDir]);
+const cli = (args: string[], cacheDir: string, root = t.tree.root) => runCli([...args, '--cache-dir', cacheDir, ...(args[0] === 'search' ? ['--root', root] : [])]);
+const verify = (cacheDir: string, root = t.tree.root) => runCli(['status', root, '--verify', '--json', '--cache-dir', cacheDir]);
 const problemsOf = (run: { stdout: string; code: number | null }): string[] => (parseOneJson(run as never) as { problems: string[] }).problems;
 
 /** Reads one cached vector (the first row of the cache) as numbers. */
@@ -43,19 +34,19 @@ function writeCachedVector(catalog: string, rowid: number, vector: Float32Array)
 
 describe('issue 19 (finding 3): index --rebuild repairs what status --verify reports', () => {
   it('b-tree damage in an index (passes the open check): verify names it, --rebuild repairs it and keeps the cache', async () => {
-    const { cacheDir, catalog } = await freshCopy();
+    const { cacheDir, catalog } = await t.freshCopy();
     damageIndexBtree(catalog, 'chunks_symbol');
 
     const before = await verify(cacheDir);
     expect(before.code).toBe(6);
     expect(problemsOf(before).join('\n')).toMatch(/^sqlite: row \d+ missing from index chunks_symbol$/m);
 
-    const rebuilt = await cli(['index', tree.root, '--rebuild', '--json'], cacheDir);
+    const rebuilt = await cli(['index', t.tree.root, '--rebuild', '--json'], cacheDir);
     expect(rebuilt.code, rebuilt.stderr).toBe(0);
     expect(rebuilt.stderr).toMatch(/^codescout: The index database had damaged index entries \(row \d+ missing from index chunks_symbol\); rebuilt them \(REINDEX\) and kept the embedding cache\.$/m);
     expect(parseOneJson(rebuilt)).toMatchObject({ files: 6, embedded: 0 });
     expect(problemsOf(await verify(cacheDir))).toEqual([]);
-    expect((await cli(QUERY, cacheDir)).stdout).toBe(baselineSearch);
+    expect((await cli(QUERY, cacheDir)).stdout).toBe(t.baselineSearch);
   });
 
   it('b-tree damage met by a plain index run (a changed file): the catalog is moved aside and rebuilt, exit 0', async () => {
@@ -84,7 +75,7 @@ describe('issue 19 (finding 3): index --rebuild repairs what status --verify rep
   });
 
   it('a NaN in a cached vector: verify names it, --rebuild drops and re-embeds it, and verify passes', async () => {
-    const { cacheDir, catalog } = await freshCopy();
+    const { cacheDir, catalog } = await t.freshCopy();
     const { rowid, vector } = firstCachedVector(catalog);
     const damaged = Float32Array.from(vector);
     damaged[0] = Number.NaN;
@@ -94,7 +85,7 @@ describe('issue 19 (finding 3): index --rebuild repairs what status --verify rep
     expect(before.code).toBe(6);
     expect(problemsOf(before)).toContain('1 cached vectors are damaged (not finite, or not of unit length)');
 
-    const rebuilt = await cli(['index', tree.root, '--rebuild', '--json'], cacheDir);
+    const rebuilt = await cli(['index', t.tree.root, '--rebuild', '--json'], cacheDir);
     expect(rebuilt.code, rebuilt.stderr).toBe(0);
     expect(parseOneJson(rebuilt)).toMatchObject({ files: 6, embedded: 1 });
     expect(problemsOf(await verify(cacheDir))).toEqual([]);
@@ -103,12 +94,12 @@ describe('issue 19 (finding 3): index --rebuild repairs what status --verify rep
 
   it('a cached vector changed but still of unit length: --rebuild trusts neither copy and embeds it again', async () => {
     // Before: the rebuild copied the damaged cached vector into the new graph, and verify then passed.
-    const { cacheDir, catalog } = await freshCopy();
+    const { cacheDir, catalog } = await t.freshCopy();
     const { rowid, vector } = firstCachedVector(catalog);
     writeCachedVector(catalog, rowid, Float32Array.from(vector).reverse()); // same length, another direction
     expect(problemsOf(await verify(cacheDir))).toEqual(["vectors: 1 HNSW vectors differ from their chunk's cached embedding"]);
 
-    const rebuilt = await cli(['index', tree.root, '--rebuild', '--json'], cacheDir);
+    const rebuilt = await cli(['index', t.tree.root, '--rebuild', '--json'], cacheDir);
     expect(rebuilt.code, rebuilt.stderr).toBe(0);
     expect(parseOneJson(rebuilt)).toMatchObject({ files: 6, embedded: 1 });
     expect(problemsOf(await verify(cacheDir))).toEqual([]);
@@ -131,16 +122,16 @@ function firstCachedVectorNear(catalog: string, expected: Float32Array): boolean
 
 describe('issue 19 (finding 5): an index emptied after damage says so', () => {
   it('verify exits 6 after moving a damaged catalog aside; search --json says reset and exits 6 until index rebuilds it', async () => {
-    const { cacheDir, dir, catalog } = await freshCopy();
+    const { cacheDir, dir, catalog } = await t.freshCopy();
     await truncate(catalog, 8192);
 
-    const verified = await runCli(['status', tree.root, '--verify', '--cache-dir', cacheDir]);
+    const verified = await runCli(['status', t.tree.root, '--verify', '--cache-dir', cacheDir]);
     expect(verified.code).toBe(6);
     expect(verified.stderr).toMatch(/^codescout: The index database was damaged \(.+\); moved it aside to /m);
     expect(verified.stdout).not.toMatch(/^verify: {3}ok$/m);
     expect(verified.stdout).toMatch(/^state: {4}reset \(the index database was damaged .+ and moved aside to .+catalog\.sqlite\.corrupt-/m);
     expect(verified.stdout).toMatch(/^ {2}- index: reset and not yet rebuilt: the index database was damaged/m);
-    expect(verified.stderr).toContain(`failed verification. Rebuild it: codescout index ${tree.root} --rebuild`);
+    expect(verified.stderr).toContain(`failed verification. Rebuild it: codescout index ${t.tree.root} --rebuild`);
     expect(await filesMatching(dir, /^catalog\.sqlite\.corrupt-[^.]+$/)).toHaveLength(1);
 
     // A later reader (nothing left to move aside) still hears it.
@@ -150,17 +141,17 @@ describe('issue 19 (finding 5): an index emptied after damage says so', () => {
     assertMatchesSchema('search', body);
     expect(body).toMatchObject({ hits: [], indexState: 'reset' });
     expect(body.warning).toMatch(/was reset and is not rebuilt yet, so results are missing \(the index database was damaged/);
-    expect(search.stderr).toContain(`Run: codescout index ${tree.root}`);
-    const status = parseOneJson(await runCli(['status', tree.root, '--json', '--cache-dir', cacheDir])) as Record<string, unknown>;
+    expect(search.stderr).toContain(`Run: codescout index ${t.tree.root}`);
+    const status = parseOneJson(await runCli(['status', t.tree.root, '--json', '--cache-dir', cacheDir])) as Record<string, unknown>;
     assertMatchesSchema('status', status);
     expect(status).toMatchObject({ indexState: 'reset', files: 0 });
 
-    const rebuilt = await cli(['index', tree.root, '--json'], cacheDir);
+    const rebuilt = await cli(['index', t.tree.root, '--json'], cacheDir);
     expect(rebuilt.code, rebuilt.stderr).toBe(0);
     expect((await verify(cacheDir)).code).toBe(0);
     const after = await cli(QUERY, cacheDir);
     expect(after.code).toBe(0);
-    expect(after.stdout).toBe(baselineSearch);
+    expect(after.stdout).toBe(t.baselineSearch);
   });
 
   const losses: Array<[string, (catalog: string) => Promise<void>]> = [
@@ -168,7 +159,7 @@ describe('issue 19 (finding 5): an index emptied after damage says so', () => {
     ['zero bytes', (catalog) => writeFile(catalog, '')],
   ];
   it.each(losses)('a catalog %s beside a full vector index is damage: a note, indexState reset, exit 6', async (_name, lose) => {
-    const { cacheDir, catalog } = await freshCopy();
+    const { cacheDir, catalog } = await t.freshCopy();
     await lose(catalog);
     const search = await cli(QUERY, cacheDir);
     expect(search.code).toBe(6);
@@ -178,11 +169,11 @@ describe('issue 19 (finding 5): an index emptied after damage says so', () => {
   });
 
   it('a never-built index is empty, not reset: search --json says so and exits 0', async () => {
-    const empty = path.join(path.dirname(tree.root), 'cache-never-built');
+    const empty = path.join(path.dirname(t.tree.root), 'cache-never-built');
     const search = await cli(QUERY, empty);
     expect(search.code, search.stderr).toBe(0);
     const body = parseOneJson(search);
     assertMatchesSchema('search', body);
-    expect(body).toEqual({ hits: [], indexState: 'empty', warning: `The index is empty. Run: codescout index ${tree.root}` });
+    expect(body).toEqual({ hits: [], indexState: 'empty', warning: `The index is empty. Run: codescout index ${t.tree.root}` });
   });
 });
