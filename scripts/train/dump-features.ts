@@ -46,7 +46,7 @@ try {
   for (const [n, task] of dataset.tasks.entries()) {
     if (n >= limit) break;
     const gold = new Set(task.gold.map((g) => g.path));
-    const session = await startRetrieval(index, { text: task.query, maxCycles }, { builtinJudge: judge, relatedThreshold: 0 });
+    const session = await startRetrieval(index, { text: task.query, maxCycles }, { builtinJudge: judge, relatedThreshold: 0, withFeatures: true });
     while (!session.isDone) {
       for (const c of session.candidates()) {
         const f = c.hint.features!;

@@ -122,7 +122,7 @@ export function fitHitsToBudget<H extends { readonly path: string; readonly star
 }
 
 /** What of `text` fits in `left` tokens: all of it, its first lines (`cut`), or nothing (`cut`, no text). */
-function fitText(text: string, left: number): { text?: string; cut: boolean; cost: number } {
+export function fitText(text: string, left: number): { text?: string; cut: boolean; cost: number } {
   const cost = estimateTokens(text);
   if (cost <= left) return { text, cut: false, cost };
   const head = left >= MIN_PARTIAL_TOKENS ? headWithin(text, left * CHARS_PER_TOKEN) : '';

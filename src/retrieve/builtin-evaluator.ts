@@ -10,14 +10,16 @@ export type BuiltinJudge = 'learned' | 'heuristic';
 
 /**
  * The built-in judge. Both kinds run the hand-tuned formula (its reason, missing context and chunk order are
- * kept) and attach the file's features; `learned` replaces the file's relevance with the model's calibrated
- * score, so the bands keep their meaning.
+ * kept); `learned` replaces the file's relevance with the model's calibrated score, so the bands keep their
+ * meaning. Features are computed only for the model, or when `withFeatures` asks to attach them (training dumps):
+ * the default loop does not pay for them.
  */
-export function createBuiltinEvaluator(o: { judge: BuiltinJudge; model: RankingModel; ctx: DefaultEvaluatorContext }): Evaluator {
+export function createBuiltinEvaluator(o: { judge: BuiltinJudge; model: RankingModel; ctx: DefaultEvaluatorContext; withFeatures?: boolean }): Evaluator {
   const heuristic = createDefaultEvaluator(o.ctx);
   return {
     evaluate(task: ResolvedTask, files: readonly CandidateFile[], context: EvaluationContext): Evaluation[] {
       const base = heuristic.evaluate(task, files, context) as Evaluation[];
+      if (o.judge === 'heuristic' && !o.withFeatures) return base;
       const own = contentTerms([task.text, ...task.keywords].join(' '));
       const ownStems = new Set(own.map((t) => t.stem));
       const learnedTerms = contentTerms(context.learnedTerms.join(' ')).filter((t) => !ownStems.has(t.stem));
@@ -26,13 +28,13 @@ export function createBuiltinEvaluator(o: { judge: BuiltinJudge; model: RankingM
       });
       return base.map((e) => {
         const x = features.get(e.path)!;
-        const named = Object.fromEntries(FEATURE_NAMES.map((n, i) => [n, x[i]!]));
-        if (o.judge === 'heuristic') return { ...e, features: named };
+        const named = o.withFeatures ? { features: Object.fromEntries(FEATURE_NAMES.map((n, i) => [n, x[i]!])) } : {};
+        if (o.judge === 'heuristic') return { ...e, ...named };
         const relevance = Math.round(calibrated(o.model, rawScore(o.model, x)) * 100) / 100;
         // Chunks keep the formula's order, scaled to the file's new relevance.
         const top = Math.max(1e-9, ...Object.values(e.chunkRelevance ?? {}));
         const chunkRelevance = Object.fromEntries(Object.entries(e.chunkRelevance ?? {}).map(([id, r]) => [id, Math.round((relevance * r) / top * 100) / 100]));
-        return { ...e, relevance, chunkRelevance, features: named, reason: `${e.reason} Learned judge: ${relevance.toFixed(2)}.` };
+        return { ...e, ...named, relevance, chunkRelevance, reason: `${e.reason} Learned judge: ${relevance.toFixed(2)}.` };
       });
     },
   };

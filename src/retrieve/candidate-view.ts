@@ -1,5 +1,5 @@
 import { chunkTitle, fenced, languageTag, oneLine } from '../mcp/markdown.js';
-import { CHARS_PER_TOKEN, estimateTokens, headWithin, MIN_PARTIAL_TOKENS } from '../mcp/token-budget.js';
+import { fitText } from '../mcp/token-budget.js';
 import type { ChunkKind } from '../types.js';
 import type { RetrievalSession, SessionCandidate } from './retrieval-session.js';
 
@@ -46,16 +46,11 @@ export function viewCandidates(candidates: readonly SessionCandidate[], budgetTo
       .map((k): CandidateChunkView => {
         const base = { chunkId: k.chunkId, symbol: k.symbol, kind: k.kind, parent: k.parent, startLine: k.startLine, endLine: k.endLine };
         if (c.previous) return base;
-        const cost = estimateTokens(k.text);
-        if (cost <= left) {
-          left -= cost;
-          return { ...base, text: k.text };
-        }
-        truncated = true;
-        const head = left >= MIN_PARTIAL_TOKENS ? headWithin(k.text, left * CHARS_PER_TOKEN) : '';
-        if (head === '') return base;
-        left -= estimateTokens(head);
-        return { ...base, text: head, textTruncated: true };
+        const fit = fitText(k.text, left);
+        left -= fit.cost;
+        truncated ||= fit.cut;
+        if (fit.text === undefined) return base;
+        return fit.cut ? { ...base, text: fit.text, textTruncated: true } : { ...base, text: fit.text };
       })
       .sort((a, b) => a.startLine - b.startLine);
     return { path: c.path, hint: { relevance: round(c.hint.relevance), reason: c.hint.reason }, ...(c.previous ? { previous: c.previous } : {}), chunks };

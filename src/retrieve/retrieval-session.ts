@@ -25,6 +25,8 @@ export interface RetrievalSessionOptions {
   relatedThreshold?: number;
   /** The built-in judge whose verdicts are the hints (and the answer when nobody else judges). */
   builtinJudge?: BuiltinJudge;
+  /** Attach each hint's features (`Evaluation.features`), e.g. to dump training rows. */
+  withFeatures?: boolean;
   /** The learned judge's model (default: the one shipped with codescout). */
   model?: RankingModel;
 }
@@ -111,6 +113,7 @@ export class RetrievalSession {
     this.startGeneration = catalog.generation();
     this.builtin = createBuiltinEvaluator({
       judge: options.builtinJudge ?? DEFAULT_BUILTIN_JUDGE,
+      withFeatures: options.withFeatures,
       model: options.model ?? JUDGE_MODEL,
       ctx: {
         calibration,
