@@ -45,8 +45,10 @@ export const EVALUATOR_TUNING = Object.freeze({
   extraChunkBonus: 0.03,
 });
 
-const NON_SYMBOL_KINDS = new Set(['module', 'text', 'section']);
-const TEST_PATH = /(^|\/)(__tests__|tests?|spec|e2e)(\/|$)|\.(test|spec)\.[cm]?[jt]sx?$/;
+/** Chunk kinds that are not symbols: module glue, line windows, markdown sections. */
+export const NON_SYMBOL_KINDS: ReadonlySet<string> = new Set(['module', 'text', 'section']);
+/** Paths of test files. */
+export const TEST_PATH = /(^|\/)(__tests__|tests?|spec|e2e)(\/|$)|\.(test|spec)\.[cm]?[jt]sx?$/;
 
 /**
  * The deterministic default evaluator: calibrated similarity to the original task, IDF-weighted coverage of

@@ -1,4 +1,5 @@
-import type { SimilarityCalibration } from './default-evaluator.js';
+import { NON_SYMBOL_KINDS, TEST_PATH, type SimilarityCalibration } from './default-evaluator.js';
+import { folderOf } from './rank-files.js';
 import type { CandidateFile } from './evaluator.js';
 import { chunkStems, nameStems, type TaskTerm } from './terms.js';
 
@@ -59,10 +60,8 @@ export interface FeatureContext {
   readonly cycle: number;
 }
 
-const TEST_PATH = /(^|\/)(__tests__|tests?|spec|e2e)(\/|$)|\.(test|spec)\.[cm]?[jt]sx?$/;
 const DOC_PATH = /\.(md|mdx|markdown|txt|rst)$/i;
 const INDEX_FILE = /(^|\/)(index|mod)\.[cm]?[jt]sx?$/;
-const NON_SYMBOL = new Set(['module', 'text', 'section']);
 
 /** Strong: the hand-tuned judge puts a file at this relevance or more (for the relational features). */
 const STRONG = 0.5;
@@ -113,7 +112,7 @@ export function cycleFeatures(files: readonly CandidateFile[], heuristic: Readon
       isTest: TEST_PATH.test(file.path) ? 1 : 0,
       isDoc: DOC_PATH.test(file.path) ? 1 : 0,
       isIndexFile: INDEX_FILE.test(file.path) ? 1 : 0,
-      onlyNonSymbol: file.chunks.every((c) => NON_SYMBOL.has(c.kind)) ? 1 : 0,
+      onlyNonSymbol: file.chunks.every((c) => NON_SYMBOL_KINDS.has(c.kind)) ? 1 : 0,
       kindFunction: best.kind === 'function' || best.kind === 'method' ? 1 : 0,
       kindClass: best.kind === 'class' ? 1 : 0,
       kindType: best.kind === 'interface' || best.kind === 'type' || best.kind === 'enum' ? 1 : 0,
@@ -142,10 +141,6 @@ export function cycleFeatures(files: readonly CandidateFile[], heuristic: Readon
 function ranks(values: readonly number[]): number[] {
   const sorted = [...values].sort((a, b) => b - a);
   return values.map((v) => sorted.indexOf(v));
-}
-
-function folderOf(path: string): string {
-  return path.slice(0, path.lastIndexOf('/') + 1);
 }
 
 function withoutExtension(path: string): string {

@@ -51,6 +51,7 @@ export function rankFiles<T>(items: readonly T[], o: { readonly highThreshold: n
 }
 
 
-function folderOf(path: string): string {
+/** The folder part of a root-relative path, with its trailing slash ('' at the root). */
+export function folderOf(path: string): string {
   return path.slice(0, path.lastIndexOf('/') + 1);
 }

@@ -86,8 +86,6 @@ export class RetrievalSession {
   private readonly files = new Map<string, FileState>();
   /** The catalog generation when the session started. */
   private readonly startGeneration: number;
-  /** The built-in judge's relevance per chunk id in the cycle being judged. */
-  private chunkHints = new Map<string, number>();
   private readonly cycles: CycleTrace[] = [];
   private readonly idfCache = new Map<string, number>();
   private readonly builtin: Evaluator;
@@ -172,7 +170,6 @@ export class RetrievalSession {
     const judged = new Set(evaluations.map((e) => e.path));
     const hinted = this.current.filter((c) => !judged.has(c.path)).map((c) => c.hint);
     const unseen = this.current.filter((c) => !this.files.has(c.path)).length;
-    this.chunkHints = new Map(this.current.flatMap((c) => Object.entries(c.hint.chunkRelevance ?? {})));
     const newFiles = this.mergeAll(evaluations, true) + this.mergeAll(hinted, false);
     for (const c of this.current) {
       const f = this.files.get(c.path)!;
@@ -292,7 +289,8 @@ export class RetrievalSession {
 
 
   private mergeAll(evaluations: readonly Evaluation[], byJudge: boolean): number {
-    return mergeEvaluations({ files: this.files, evaluations, byJudge, scored: this.scored, chunkHints: this.chunkHints, cycle: this.cycle });
+    const chunkHints = new Map(this.current.flatMap((c) => Object.entries(c.hint.chunkRelevance ?? {})));
+    return mergeEvaluations({ files: this.files, evaluations, byJudge, scored: this.scored, chunkHints, cycle: this.cycle });
   }
 
   private definitionPaths(names: readonly string[]): Map<string, string[]> {
