@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { chmod } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -90,4 +92,28 @@ export function waitForOutput(child: ChildProcess, stream: 'stdout' | 'stderr', 
 export function waitForExit(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+}
+
+/** The unprivileged user CLI children run as when the suite runs as root (file modes do not bind root). */
+export const NOBODY = 65534;
+
+/**
+ * Lets other users traverse (o+x, not list) every folder from `/` down to the checkout, so a CLI child run as
+ * {@link NOBODY} can reach bin/ and node_modules even when the checkout sits in a private folder (`mktemp -d` makes
+ * 0700 ones). Returns a function that puts the modes back. A no-op unless this process is root.
+ */
+export async function letOtherUsersReachCheckout(): Promise<() => Promise<void>> {
+  if (process.getuid?.() !== 0) return async () => undefined;
+  const changed: Array<[string, number]> = [];
+  for (let dir = path.dirname(path.dirname(CLI)); ; dir = path.dirname(dir)) {
+    const mode = statSync(dir).mode & 0o7777;
+    if ((mode & 0o001) === 0) {
+      await chmod(dir, mode | 0o001);
+      changed.push([dir, mode]);
+    }
+    if (path.dirname(dir) === dir) break;
+  }
+  return async () => {
+    for (const [dir, mode] of changed) await chmod(dir, mode);
+  };
 }

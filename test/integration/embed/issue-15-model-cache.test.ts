@@ -10,7 +10,7 @@ import { sha256File } from '../../../src/embed/model-folder.js';
 import { MODELS } from '../../../src/embed/models.js';
 import { resolveModel } from '../../../src/embed/provision-model.js';
 import { ModelLoadError } from '../../../src/errors.js';
-import { runCli, type SpawnCliOptions } from '../../helpers/cli.js';
+import { letOtherUsersReachCheckout, NOBODY, runCli, type SpawnCliOptions } from '../../helpers/cli.js';
 
 // Issue 15: models are provisioned into the user's cache (not into the installed package), from Maven Central with
 // Node alone (no mvn); a model an earlier version put inside the package is still found, read only; a read-only
@@ -19,8 +19,12 @@ import { runCli, type SpawnCliOptions } from '../../helpers/cli.js';
 // File modes do not bind root, and CI runs as root: then the CLI children run as nobody (65534), for whom the
 // package copy below is read-only, as for any user of a global install.
 
-const NOBODY = 65534;
 const isRoot = process.getuid?.() === 0;
+let restoreModes: () => Promise<void>;
+beforeAll(async () => {
+  restoreModes = await letOtherUsersReachCheckout();
+});
+afterAll(async () => restoreModes());
 const spec = MODELS['all-MiniLM-L6-v2']!;
 /** The model the test run already has (global setup), copied where a test needs one. */
 const haveModel = path.join(defaultModelsDir(), spec.id);

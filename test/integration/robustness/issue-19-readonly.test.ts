@@ -1,7 +1,7 @@
 import { chmod, mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, type SpawnCliOptions } from '../../helpers/cli.js';
+import { letOtherUsersReachCheckout, NOBODY, runCli, type SpawnCliOptions } from '../../helpers/cli.js';
 import { createTempTree, SMALL_REPO, type TempTree } from '../../helpers/fixture-tree.js';
 import { expectCleanFailure, parseOneJson } from '../../helpers/robustness.js';
 import { assertMatchesSchema } from '../mcp/mcp-client.js';
@@ -13,8 +13,12 @@ import { assertMatchesSchema } from '../mcp/mcp-client.js';
 // as an unprivileged user (nobody, 65534) for whom the modes below do make the cache read-only: the same EACCES
 // any non-root user meets. Run as non-root, the children run as this user and the modes bind it directly.
 
-const NOBODY = 65534;
 const isRoot = process.getuid?.() === 0;
+let restoreModes: () => Promise<void>;
+beforeAll(async () => {
+  restoreModes = await letOtherUsersReachCheckout();
+});
+afterAll(async () => restoreModes());
 
 let tree: TempTree;
 let base: string;
