@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import Parser from 'tree-sitter';
 import { decodeSource, MultiLanguageChunker } from '../src/chunk/index.js';
-import { TREE_SITTER_LANGUAGES } from '../src/chunk/languages.js';
+import { TREE_SITTER_LANGUAGES } from '../src/chunk/languages/index.js';
 import { discoverFiles } from '../src/discover/index.js';
 
 function flag(name: string, fallback: number): number {
@@ -76,7 +76,7 @@ async function bareParse(files: ReadonlyArray<{ absPath: string; language: strin
     let parser = parsers.get(file.language);
     if (!parser) {
       parser = new Parser();
-      parser.setLanguage(spec.grammar);
+      parser.setLanguage(spec.grammar() as Parser.Language);
       parsers.set(file.language, parser);
     }
     const buf = await readFile(file.absPath);

@@ -4,7 +4,11 @@
  */
 
 /** Languages the chunker knows. `text` is the line-window fallback for any other text file. */
-export type Language = 'typescript' | 'tsx' | 'javascript' | 'jsx' | 'markdown' | 'text';
+export type Language =
+  | 'typescript' | 'tsx' | 'javascript' | 'jsx'
+  | 'python' | 'go' | 'rust' | 'java' | 'csharp' | 'c' | 'cpp' | 'ruby' | 'php' | 'kotlin' | 'scala' | 'swift' | 'bash'
+  | 'vue' | 'svelte'
+  | 'markdown' | 'text';
 
 /** A file found under the root that belongs in the index. */
 export interface SourceFile {

@@ -52,7 +52,8 @@ export function signatureOf(text: string, start: number, end: number): string {
       break;
     }
   }
-  const line = text.slice(start, stop).replace(/\s+/g, ' ').trim();
+  // A body that starts at `end` (Python's `:`, Ruby's line break) leaves its opener behind: drop it.
+  const line = text.slice(start, stop).replace(/\s+/g, ' ').trim().replace(/\s*[:{]$/, '');
   return line.length > MAX_SIGNATURE_CHARS ? `${line.slice(0, MAX_SIGNATURE_CHARS - 3)}...` : line;
 }
 

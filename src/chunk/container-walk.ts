@@ -1,6 +1,6 @@
 import type Parser from 'tree-sitter';
 import { docText } from './chunk-record.js';
-import { classifyMember, classifyStatement, type Container, type Item, type Run, type Unit, type WalkContext } from './symbol-units.js';
+import type { Container, Item, Run, Unit, WalkContext } from './symbol-units.js';
 
 type Node = Parser.SyntaxNode;
 
@@ -26,12 +26,12 @@ function addLeftover(items: Item[], node: Node): void {
 }
 
 /** Leading comments/decorators glued to the next node: decorators always, comments with no blank line between. */
-function gluedTail(pending: Node[], next: Node): number {
+function gluedTail(pending: Node[], next: Node, ctx: WalkContext): number {
   let first = pending.length;
   let below = next.startPosition.row;
   for (let i = pending.length - 1; i >= 0; i -= 1) {
     const node = pending[i] as Node;
-    if (node.type !== 'decorator' && node.endPosition.row + 1 < below) break;
+    if (ctx.spec.comments.has(node.type) && node.endPosition.row + 1 < below) break;
     first = i;
     below = node.startPosition.row;
   }
@@ -79,7 +79,7 @@ export function walkContainer(container: Container, ctx: WalkContext): Item[] {
     if (ctx.spec.leading.has(child.type)) {
       const last = lastItem(items);
       // A comment on the line where the previous item ends belongs to that item.
-      if (child.type === 'comment' && pending.length === 0 && last !== null && child.startPosition.row === ctx.source.lineOf(last.end - 1) - 1) {
+      if (ctx.spec.comments.has(child.type) && pending.length === 0 && last !== null && child.startPosition.row === ctx.source.lineOf(last.end - 1) - 1) {
         last.end = Math.max(last.end, child.endIndex);
         if (last.type === 'run') last.nodes.push(child);
       } else {
@@ -87,9 +87,7 @@ export function walkContainer(container: Container, ctx: WalkContext): Item[] {
       }
       continue;
     }
-    const classified = container.isClass
-      ? classifyMember(child, container.memberParent ?? container.name, ctx)
-      : classifyStatement(child, container.memberParent, ctx);
+    const classified = ctx.spec.classify(child, container, ctx);
     if (classified === 'import') {
       flushPending(pending.length);
       items.push({ type: 'barrier' });
@@ -98,13 +96,14 @@ export function walkContainer(container: Container, ctx: WalkContext): Item[] {
       flushPending(pending.length);
       addLeftover(items, child);
     } else {
-      const glued = gluedTail(pending, child);
+      const glued = gluedTail(pending, child, ctx);
       const lead = pending.slice(glued);
       flushPending(glued);
       pending = [];
       const unit: Unit = { ...classified, declStart: signatureStart(child, ctx) };
       if (lead.length > 0) unit.start = (lead[0] as Node).startIndex;
-      unit.doc = docText(lead.filter((n) => n.type === 'comment').map((n) => ctx.source.text.slice(n.startIndex, n.endIndex)).join('\n'));
+      unit.doc = docText(lead.filter((n) => ctx.spec.comments.has(n.type)).map((n) => ctx.source.text.slice(n.startIndex, n.endIndex)).join('\n'));
+      if (unit.doc === '' && ctx.spec.innerDoc !== undefined) unit.doc = docText(ctx.spec.innerDoc(child, ctx.source.text));
       items.push(unit);
     }
   }

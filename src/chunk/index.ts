@@ -6,4 +6,4 @@ export { MultiLanguageChunker, type ChunkerOptions } from './multi-language-chun
 export { estimateTokens, type CountTokens } from './token-estimate.js';
 export { splitIdentifier, identifierTerms } from './identifiers.js';
 export { decodeSource } from './decode-source.js';
-export { TREE_SITTER_LANGUAGES, type LanguageSpec } from './languages.js';
+export { TREE_SITTER_LANGUAGES, type LanguageSpec } from './languages/index.js';

@@ -3,7 +3,7 @@ import type { Chunk, Language } from '../types.js';
 import { buildChunk, signatureOf, type ChunkDraft, type FileFacts } from './chunk-record.js';
 import type { ChunkInput, ChunkResult, Chunker } from './chunker.js';
 import { walkContainer } from './container-walk.js';
-import { TREE_SITTER_LANGUAGES } from './languages.js';
+import { TREE_SITTER_LANGUAGES, type LanguageSpec } from './languages/index.js';
 import { chunkByLineWindows, codeBudget, fileBaseName } from './line-window-chunker.js';
 import { SourceText, type Span } from './source-text.js';
 import { finishChunks } from './finish-chunks.js';
@@ -31,6 +31,8 @@ export interface TreeSitterChunkerOptions {
   readonly countTokens?: CountTokens;
   /** Parse time budget per file in ms (default 3000); over it the file is cut by lines. */
   readonly parseTimeoutMs?: number;
+  /** Language specs to use instead of the built-in ones (tests, embedders adding a language). */
+  readonly languages?: Readonly<Partial<Record<Language, LanguageSpec>>>;
 }
 
 interface FileState extends WalkContext {
@@ -46,12 +48,16 @@ interface FileState extends WalkContext {
  * Falls back to line windows (with a warning) for huge files, parse timeouts and parser errors; never throws.
  */
 export class TreeSitterChunker implements Chunker {
-  readonly languages: readonly Language[] = ['typescript', 'tsx', 'javascript', 'jsx'];
+  readonly languages: readonly Language[];
+  private readonly specs: Readonly<Partial<Record<Language, LanguageSpec>>>;
   private readonly count: CountTokens;
-  private readonly parsers = new Map<Language, Parser>();
+  /** A parser per language, or why its grammar failed to load (said once, then its files quietly go by lines). */
+  private readonly parsers = new Map<Language, Parser | { readonly failed: string }>();
 
   constructor(private readonly options: TreeSitterChunkerOptions) {
     this.count = options.countTokens ?? estimateTokens;
+    this.specs = options.languages ?? TREE_SITTER_LANGUAGES;
+    this.languages = Object.keys(this.specs) as Language[];
   }
 
   /** Cuts one file into chunks; pure apart from the cached parsers. Never throws. */
@@ -61,9 +67,17 @@ export class TreeSitterChunker implements Chunker {
       warnings: [`${input.path}: ${why}; cut into line windows`],
     });
     if (input.content.length > MAX_PARSE_CHARS) return fallback(`too long to parse (${input.content.length} chars)`);
+    const parser = this.parserFor(input.language);
+    if ('failed' in parser) {
+      const first = parser.failed !== '';
+      this.parsers.set(input.language, { failed: '' });
+      const lines = fallback('');
+      const warning = `${input.path}: the ${input.language} grammar failed to load (${parser.failed}); this and every later ${input.language} file is cut into line windows`;
+      return { chunks: lines.chunks, warnings: first ? [warning] : [] };
+    }
     let tree: Parser.Tree | null;
     try {
-      tree = this.parse(input);
+      tree = this.parse(parser, input);
     } catch (error) {
       return fallback(`parser failed: ${(error as Error).message}`);
     }
@@ -76,16 +90,26 @@ export class TreeSitterChunker implements Chunker {
     }
   }
 
-  private parse(input: ChunkInput): Parser.Tree | null {
-    const spec = TREE_SITTER_LANGUAGES[input.language];
-    if (spec === undefined) throw new Error(`no tree-sitter grammar for language ${input.language}`);
-    let parser = this.parsers.get(input.language);
-    if (parser === undefined) {
-      parser = new Parser();
-      parser.setLanguage(spec.grammar);
+  /** The language's parser, its grammar loaded on first use; a grammar that fails to load fails only its own files. */
+  private parserFor(language: Language): Parser | { readonly failed: string } {
+    const known = this.parsers.get(language);
+    if (known !== undefined) return known;
+    let made: Parser | { readonly failed: string };
+    try {
+      const spec = this.specs[language];
+      if (spec === undefined) throw new Error(`no tree-sitter grammar for language ${language}`);
+      const parser = new Parser();
+      parser.setLanguage(spec.grammar() as Parser.Language);
       parser.setTimeoutMicros((this.options.parseTimeoutMs ?? 3000) * 1000);
-      this.parsers.set(input.language, parser);
+      made = parser;
+    } catch (error) {
+      made = { failed: (error as Error).message.split('\n')[0] || 'unknown error' };
     }
+    this.parsers.set(language, made);
+    return made;
+  }
+
+  private parse(parser: Parser, input: ChunkInput): Parser.Tree | null {
     const text = input.content;
     // The callback form with small slices: a plain string over 32 Ki chars fails in the 0.21 binding.
     const tree = parser.parse((index: number) => text.slice(index, index + READ_CHUNK_CHARS)) as Parser.Tree | null;
@@ -94,7 +118,7 @@ export class TreeSitterChunker implements Chunker {
   }
 
   private chunkTree(input: ChunkInput, tree: Parser.Tree): Chunk[] {
-    const spec = TREE_SITTER_LANGUAGES[input.language];
+    const spec = this.specs[input.language];
     if (spec === undefined) return [];
     const source = new SourceText(input.content);
     const state: FileState = {
@@ -138,6 +162,7 @@ export class TreeSitterChunker implements Chunker {
         item.nested.end = item.end;
         item.nested.doc = item.doc;
         item.nested.declStart = item.declStart;
+        item.nested.bodyStart = item.bodyStart;
         this.emitContainer(state, item.nested, depth + 1);
       } else this.emitUnit(state, item);
     }
@@ -145,10 +170,12 @@ export class TreeSitterChunker implements Chunker {
 
   private emitRun(state: FileState, container: Container, run: Run, isHeader: boolean): void {
     const firstNode = run.nodes[0];
-    const sigStart = isHeader && container.kind !== 'module' ? container.declStart : (firstNode?.startIndex ?? run.start);
+    const isDeclaration = isHeader && container.kind !== 'module';
+    const sigStart = isDeclaration ? container.declStart : (firstNode?.startIndex ?? run.start);
+    const sigEnd = isDeclaration && container.bodyStart !== undefined ? Math.min(container.bodyStart, run.end) : run.end;
     const draft: ChunkDraft = {
       kind: container.kind, symbol: container.name, parent: container.parent,
-      signature: signatureOf(state.source.text, sigStart, run.end), doc: isHeader ? container.doc : '',
+      signature: signatureOf(state.source.text, sigStart, sigEnd), doc: isHeader ? container.doc : '',
     };
     this.emitParts(state, draft, run.nodes, run);
   }
@@ -156,7 +183,7 @@ export class TreeSitterChunker implements Chunker {
   private emitUnit(state: FileState, unit: Unit): void {
     const draft: ChunkDraft = {
       kind: unit.kind, symbol: unit.symbol, parent: unit.parent, merged: unit.merged,
-      signature: signatureOf(state.source.text, unit.declStart, unit.end), doc: unit.doc,
+      signature: signatureOf(state.source.text, unit.declStart, unit.bodyStart ?? unit.end), doc: unit.doc,
     };
     this.emitParts(state, draft, unit.nodes, unit);
   }

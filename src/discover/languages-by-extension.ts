@@ -10,6 +10,32 @@ const STRUCTURED: Readonly<Record<string, Language>> = {
   mjs: 'javascript',
   cjs: 'javascript',
   jsx: 'jsx',
+  py: 'python',
+  pyi: 'python',
+  go: 'go',
+  rs: 'rust',
+  java: 'java',
+  cs: 'csharp',
+  c: 'c',
+  h: 'c',
+  cc: 'cpp',
+  cpp: 'cpp',
+  cxx: 'cpp',
+  'c++': 'cpp',
+  hpp: 'cpp',
+  hh: 'cpp',
+  hxx: 'cpp',
+  rb: 'ruby',
+  php: 'php',
+  kt: 'kotlin',
+  kts: 'kotlin',
+  scala: 'scala',
+  sc: 'scala',
+  swift: 'swift',
+  sh: 'bash',
+  bash: 'bash',
+  vue: 'vue',
+  svelte: 'svelte',
   md: 'markdown',
   mdx: 'markdown',
   markdown: 'markdown',
@@ -49,6 +75,10 @@ function languageOfShebang(firstLine: string): Language | null {
   if (!firstLine.startsWith('#!')) return null;
   if (/\b(ts-node|tsx|deno|bun)\b/.test(firstLine)) return 'typescript';
   if (/\bnode(js)?\b/.test(firstLine)) return 'javascript';
+  if (/\bpython[0-9.]*\b/.test(firstLine)) return 'python';
+  if (/\b(ba)?sh\b/.test(firstLine)) return 'bash';
+  if (/\bruby\b/.test(firstLine)) return 'ruby';
+  if (/\bphp\b/.test(firstLine)) return 'php';
   return 'text';
 }
 

@@ -89,7 +89,9 @@ export class Indexer {
   private async prepare(file: SourceFile, counters: PassCounters): Promise<PreparedFile | null> {
     const { catalog } = this.deps;
     const row = catalog.getFile(file.path);
-    if (row && row.size === file.sizeBytes && row.mtimeMs === file.mtimeMs) return null;
+    // A file whose language changed (a grammar added by an upgrade) is chunked again even when its bytes did not.
+    const sameLanguage = row !== undefined && row.language === file.language;
+    if (row && sameLanguage && row.size === file.sizeBytes && row.mtimeMs === file.mtimeMs) return null;
     const read = await readInsideRoot({ realRoot: this.deps.realRoot, absPath: file.absPath });
     if ('refused' in read) {
       // The file vanished, became unreadable, or was swapped for a link out of the root or a FIFO between
@@ -100,7 +102,7 @@ export class Indexer {
     }
     const { bytes } = read;
     const contentHash = createHash('sha256').update(bytes).digest('hex');
-    if (row && row.contentHash === contentHash) {
+    if (row && sameLanguage && row.contentHash === contentHash) {
       catalog.touchFile({ path: file.path, size: bytes.length, mtimeMs: file.mtimeMs });
       return null;
     }

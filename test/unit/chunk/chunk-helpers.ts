@@ -31,3 +31,17 @@ export function uncoveredLines(content: string, chunks: readonly Chunk[]): numbe
   });
   return missing;
 }
+
+/**
+ * 1-based lines of `content` that are non-blank, in no chunk and not inside a match of `imports` (a global
+ * regex over the whole text matching the language's import statements, which the chunker drops).
+ */
+export function uncoveredLinesExcept(content: string, chunks: readonly Chunk[], imports: RegExp): number[] {
+  const lineOf = (offset: number): number => content.slice(0, offset).split('\n').length;
+  const covered = new Set<number>();
+  for (const c of chunks) for (let l = c.startLine; l <= c.endLine; l += 1) covered.add(l);
+  for (const m of content.matchAll(imports)) {
+    for (let l = lineOf(m.index); l <= lineOf(m.index + m[0].length - 1); l += 1) covered.add(l);
+  }
+  return content.split('\n').flatMap((text, i) => (text.trim() !== '' && !covered.has(i + 1) ? [i + 1] : []));
+}

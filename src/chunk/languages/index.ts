@@ -1,0 +1,17 @@
+import type { Language } from '../../types.js';
+import { go } from './go.js';
+import type { LanguageSpec } from './language-spec.js';
+import { python } from './python.js';
+import { javascript, tsx, typescript } from './typescript.js';
+
+export type { DefinitionRule, LanguageSpec } from './language-spec.js';
+
+/** The languages parsed with tree-sitter, and their specs (one file per language in this folder). */
+export const TREE_SITTER_LANGUAGES: Readonly<Partial<Record<Language, LanguageSpec>>> = {
+  typescript,
+  tsx,
+  javascript,
+  jsx: javascript,
+  python,
+  go,
+};

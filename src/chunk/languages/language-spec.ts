@@ -1,0 +1,42 @@
+import type Parser from 'tree-sitter';
+import type { ChunkKind } from '../../types.js';
+import type { Container, Unit, WalkContext } from '../symbol-units.js';
+
+export type SyntaxNode = Parser.SyntaxNode;
+
+/** How one kind of declaration node becomes a chunk (see `classifyByRules`). */
+export interface DefinitionRule {
+  /** Chunk kind; a 'function' inside a class-like container becomes a 'method'. */
+  readonly kind: ChunkKind;
+  /** The symbol's name; default: the text of the node's `name` field. Null: not a symbol (leftover code). */
+  readonly name?: (node: SyntaxNode, text: string) => string | null;
+  /** The enclosing symbol when the syntax names it outside any container (Go receivers, C++ `A::f`). */
+  readonly parent?: (node: SyntaxNode, text: string) => string | null;
+  /** The node whose children are the members: the unit becomes a container walked for member symbols. */
+  readonly body?: (node: SyntaxNode) => SyntaxNode | null;
+  /** Members of this container are methods (class, impl, trait, interface) rather than free functions (namespace). */
+  readonly classLike?: boolean;
+  /** Overload-like declaration without a body (a C prototype, an abstract signature): joined with a following definition of the same name. */
+  readonly isSignature?: (node: SyntaxNode) => boolean;
+  /** Kind chosen by the node's content (a Go `type` that is a struct or an interface); overrides `kind`. */
+  readonly kindOf?: (node: SyntaxNode) => ChunkKind;
+  /** False: inside a class-like container this node stays part of the class chunk (Python class attributes). Default true. */
+  readonly inClass?: boolean;
+}
+
+/**
+ * Per-language facts for the tree-sitter chunker: the grammar, which nodes are comments and attached
+ * annotations, and how a statement or member becomes a symbol unit. One file per language under this folder.
+ */
+export interface LanguageSpec {
+  /** Grammar object handed to `Parser.setLanguage`, loaded on first use (a grammar that fails to load costs only its own files). */
+  readonly grammar: () => unknown;
+  /** Node types glued to the following declaration: comments, and decorators/annotations/attributes. */
+  readonly leading: ReadonlySet<string>;
+  /** The subset of `leading` that is comments (doc text, same-line trailing comments); the rest are always glued. */
+  readonly comments: ReadonlySet<string>;
+  /** Classifies a child of a container's body: a symbol unit, 'import' (dropped, its names kept as references), or null (leftover code). */
+  readonly classify: (node: SyntaxNode, container: Container, ctx: WalkContext) => Unit | 'import' | null;
+  /** Documentation written inside a declaration (Python docstrings), used when no leading comment documents it. */
+  readonly innerDoc?: (node: SyntaxNode, text: string) => string;
+}
