@@ -1,13 +1,14 @@
 /**
  * Builds a dataset's corpus as the eval README says: the repository at the header commit, only the files the
- * include/exclude globs keep, JSDoc blanked when asked, and the file count and byte total checked against the
- * header. The result is cached under the work dir, keyed by dataset name and commit.
+ * include/exclude globs keep, doc comments blanked by the header's blank rule (JSDoc, Python docstrings, Go doc
+ * comments), and the file count and byte total checked against the header. The result is cached under the work
+ * dir, keyed by dataset name and commit.
  */
 import { spawn } from 'node:child_process';
 import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DatasetHeader } from './dataset.js';
-import { blankJsdoc } from './blank-jsdoc.js';
+import { applyBlankRule, type BlankRule } from './blank-rules.js';
 import { EvalInputError } from './errors.js';
 import { compileCorpusFilter, literalPrefix } from './glob.js';
 
@@ -88,11 +89,11 @@ async function walkFiles(root: string, keep: (rel: string) => boolean): Promise<
   return { files, symlinks };
 }
 
-/** Blanks JSDoc without disturbing bytes outside it; text that is not valid UTF-8 is handled byte-wise (latin1). */
-function blankBuffer(buf: Buffer): Buffer {
+/** Blanks by `rule` without disturbing bytes outside the blanked text; text that is not valid UTF-8 is handled byte-wise (latin1). */
+function blankBuffer(rule: BlankRule, buf: Buffer): Buffer {
   const utf8 = buf.toString('utf8');
   const encoding: BufferEncoding = Buffer.from(utf8, 'utf8').equals(buf) ? 'utf8' : 'latin1';
-  return Buffer.from(blankJsdoc(buf.toString(encoding)), encoding);
+  return Buffer.from(applyBlankRule(rule, buf.toString(encoding)), encoding);
 }
 
 /**
@@ -111,7 +112,9 @@ export async function prepareCorpus(o: {
   const base = path.join(o.workDir, `${header.name}-${header.commit.slice(0, 12)}`);
   const dir = path.join(base, 'corpus');
   const stampFile = path.join(base, 'prepared.json');
-  const key = JSON.stringify([path.resolve(o.source), header.commit, header.include, header.exclude, header.blankJsdoc]);
+  // A rule other than JSDoc joins the key; JSDoc sets keep the key (and the prepared corpora) they had before rules.
+  const rule = header.blankRule === null || header.blankRule === 'jsdoc' ? [] : [header.blankRule];
+  const key = JSON.stringify([path.resolve(o.source), header.commit, header.include, header.exclude, header.blankJsdoc, ...rule]);
   if (!o.fresh) {
     const stamp = await readStamp(stampFile);
     if (stamp?.key === key && (await lstat(dir).catch(() => null))?.isDirectory()) {
@@ -136,7 +139,7 @@ export async function prepareCorpus(o: {
       const buf = await readFile(path.join(from, rel));
       bytes += buf.length;
       await mkdir(path.dirname(path.join(staging, rel)), { recursive: true });
-      await writeFile(path.join(staging, rel), header.blankJsdoc ? blankBuffer(buf) : buf);
+      await writeFile(path.join(staging, rel), header.blankRule !== null ? blankBuffer(header.blankRule, buf) : buf);
     }
     if (files.length !== header.corpusFiles || bytes !== header.corpusBytes) {
       throw new EvalInputError(

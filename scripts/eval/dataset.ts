@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { resolveBlankRule, type BlankRule } from './blank-rules.js';
 import { EvalInputError } from './errors.js';
 
 /** The two task kinds of the eval README. */
@@ -14,6 +15,8 @@ export interface DatasetHeader {
   readonly include: readonly string[];
   readonly exclude: readonly string[];
   readonly blankJsdoc: boolean;
+  /** What to blank before indexing (from `blank_rule`, else `blank_jsdoc`); null: nothing. */
+  readonly blankRule: BlankRule | null;
   readonly count: number;
   readonly corpusFiles: number;
   readonly corpusBytes: number;
@@ -102,6 +105,9 @@ function parseHeader(h: Json, fail: (what: string) => never): DatasetHeader {
   const commit = str('commit');
   if (!/^[0-9a-f]{7,40}$/i.test(commit)) fail(`"commit" must be a commit id, got "${commit}"`);
   if (typeof h.blank_jsdoc !== 'boolean') fail('"blank_jsdoc" must be true or false');
+  if (h.blank_rule !== undefined && typeof h.blank_rule !== 'string') fail('"blank_rule" must be a string');
+  const blank = resolveBlankRule(h.blank_jsdoc as boolean, h.blank_rule as string | undefined);
+  if ('error' in blank) fail(blank.error);
   const include = globs('include', true);
   if (include.length === 0) fail('"include" must list at least one glob');
   return {
@@ -113,6 +119,7 @@ function parseHeader(h: Json, fail: (what: string) => never): DatasetHeader {
     include,
     exclude: globs('exclude', false),
     blankJsdoc: h.blank_jsdoc as boolean,
+    blankRule: 'rule' in blank ? blank.rule : null,
     count: count('count'),
     corpusFiles: count('corpus_files'),
     corpusBytes: count('corpus_bytes'),

@@ -3,6 +3,7 @@ import { go } from './go.js';
 import type { LanguageSpec } from './language-spec.js';
 import { python } from './python.js';
 import { javascript, tsx, typescript } from './typescript.js';
+// (more languages: one import per spec file, kept in alphabetical order)
 
 export type { DefinitionRule, LanguageSpec } from './language-spec.js';
 
@@ -14,4 +15,5 @@ export const TREE_SITTER_LANGUAGES: Readonly<Partial<Record<Language, LanguageSp
   jsx: javascript,
   python,
   go,
+  // (more languages: one entry per spec)
 };
