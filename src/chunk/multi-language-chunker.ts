@@ -1,5 +1,6 @@
 import type { Language } from '../types.js';
 import type { ChunkInput, ChunkResult, Chunker } from './chunker.js';
+import { ComponentChunker } from './component-chunker.js';
 import { LineWindowChunker } from './line-window-chunker.js';
 import { MarkdownChunker } from './markdown-chunker.js';
 import type { CountTokens } from './token-estimate.js';
@@ -16,17 +17,20 @@ export interface ChunkerOptions {
 }
 
 /**
- * Routes each file to the chunker of its language: tree-sitter for TS/TSX/JS/JSX, headings for
- * markdown, line windows for everything else. Never throws.
+ * Routes each file to the chunker of its language: tree-sitter for the languages with a spec, the script
+ * blocks of Vue/Svelte components, headings for markdown, line windows for everything else. Never throws.
  */
 export class MultiLanguageChunker implements Chunker {
-  readonly languages: readonly Language[] = ['typescript', 'tsx', 'javascript', 'jsx', 'markdown', 'text'];
+  readonly languages: readonly Language[];
   private readonly treeSitter: TreeSitterChunker;
+  private readonly components: ComponentChunker;
   private readonly markdown: MarkdownChunker;
   private readonly lines: LineWindowChunker;
 
   constructor(options: ChunkerOptions) {
     this.treeSitter = new TreeSitterChunker(options);
+    this.components = new ComponentChunker(this.treeSitter, options);
+    this.languages = [...this.treeSitter.languages, ...this.components.languages, 'markdown', 'text'];
     this.markdown = new MarkdownChunker(options);
     this.lines = new LineWindowChunker(options);
   }
@@ -34,6 +38,7 @@ export class MultiLanguageChunker implements Chunker {
   /** Chunks one file with the chunker of its language. */
   chunk(input: ChunkInput): ChunkResult {
     if (input.language === 'markdown') return this.markdown.chunk(input);
+    if (this.components.languages.includes(input.language)) return this.components.chunk(input);
     if (this.treeSitter.languages.includes(input.language)) return this.treeSitter.chunk(input);
     return this.lines.chunk(input);
   }
