@@ -1,3 +1,5 @@
+import { referencedNames } from '../chunk/references.js';
+import { detectLanguage } from '../discover/languages-by-extension.js';
 import type { CandidateChunk, CandidateFile, Evaluation, EvaluationContext, Evaluator } from './evaluator.js';
 import type { ResolvedTask } from './task.js';
 import { chunkStems, contentTerms, nameStems, type TaskTerm } from './terms.js';
@@ -111,7 +113,7 @@ function evaluateFile(o: { file: CandidateFile; terms: WeightedTerm[]; ctx: Defa
   const covered = new Set(judged.flatMap((j) => j.matched.map((t) => t.stem)));
   const uncovered = terms.filter((t) => t.weight === 1 && !covered.has(t.stem) && ctx.idf(t.word) > 1).map((t) => t.word);
   // A relevant file's references are its context: every chunk of it that matched counts, not only the best.
-  const referenced = relevance >= 0.5 ? referencedIdentifiers(judged.map((j) => j.chunk)) : [];
+  const referenced = relevance >= 0.5 ? referencedIdentifiers(judged.map((j) => j.chunk), file.path) : [];
   const missingDefinitions = ctx.definedElsewhere(referenced, file.path).map((n) => `definition of ${n}`);
   return {
     path: file.path,
@@ -132,25 +134,13 @@ function describe(best: ChunkJudgement, chunkCount: number): string {
   return `${parts.join('; ')}.`;
 }
 
-/** Identifiers a chunk uses that are probably defined elsewhere: called functions, constructed or referenced types. */
-export function referencedIdentifiers(chunks: readonly CandidateChunk[]): string[] {
-  const names = new Set<string>();
+/** Identifiers a file's chunks use that are probably defined elsewhere: calls, constructors, types, the language's qualified forms. */
+export function referencedIdentifiers(chunks: readonly CandidateChunk[], path: string): string[] {
   const own = new Set(chunks.flatMap((c) => [c.symbol, c.parent ?? '']));
-  for (const c of chunks) {
-    // Calls of free functions and constructors; `obj.method(` is left out (too generic to name a definition).
-    for (const m of c.text.matchAll(/(?<![.\w$])(?:new\s+)?([A-Za-z_$][\w$]{2,})\s*(?:<[^<>()]*>)?\s*\(/g)) names.add(m[1]!);
-    for (const m of c.text.matchAll(/(?::|extends|implements|<|\|)\s*([A-Z][\w$]{2,})/g)) names.add(m[1]!);
-    for (const m of c.text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}/g)) {
-      for (const n of m[1]!.split(',')) {
-        const name = n.trim().split(/\s+as\s+/)[0]!.replace(/^type\s+/, '');
-        if (name.length > 2) names.add(name);
-      }
-    }
-  }
-  return [...names].filter((n) => !own.has(n) && !KEYWORD_CALLS.has(n));
+  const language = detectLanguage(path);
+  const names = new Set(chunks.flatMap((c) => referencedNames(language, c.text)));
+  return [...names].filter((n) => !own.has(n));
 }
-
-const KEYWORD_CALLS = new Set(['if', 'for', 'while', 'switch', 'catch', 'function', 'return', 'typeof', 'super', 'require', 'import', 'Promise', 'Array', 'Object', 'String', 'Number', 'Boolean', 'Error', 'Map', 'Set', 'JSON', 'Math', 'Date', 'RegExp', 'Symbol']);
 
 function clamp01(x: number): number {
   return Math.max(0, Math.min(1, x));

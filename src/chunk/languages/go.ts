@@ -39,6 +39,12 @@ export const go: LanguageSpec = {
   grammar: () => loadGrammar('tree-sitter-go'),
   leading: new Set(['comment']),
   comments: new Set(['comment']),
+  references: [
+    // pkg.Func(, pkg.Type{, value.Method( — exported names are capitalised
+    /\b[A-Za-z_]\w*\.([A-Z]\w+)/g,
+    // types in parameters, fields, conversions and literals: *Server, []User, map[string]Store, Server{
+    /(?:\*|\]|\s)([A-Z]\w+)\b/g,
+  ],
   classify: classifyByRules({
     imports: new Set(['import_declaration']),
     definitions: {

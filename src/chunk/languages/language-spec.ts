@@ -39,4 +39,10 @@ export interface LanguageSpec {
   readonly classify: (node: SyntaxNode, container: Container, ctx: WalkContext) => Unit | 'import' | null;
   /** Documentation written inside a declaration (Python docstrings), used when no leading comment documents it. */
   readonly innerDoc?: (node: SyntaxNode, text: string) => string;
+  /**
+   * Patterns (global regexes) whose capture groups name what a chunk of this language uses from elsewhere:
+   * qualified calls (`pkg.Func(`, `Type::new(`), base types, raised errors. Added to the calls, constructors and
+   * type annotations every language shares (see `referencedNames`); the index keeps only names it defines.
+   */
+  readonly references?: readonly RegExp[];
 }

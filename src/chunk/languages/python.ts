@@ -28,6 +28,14 @@ export const python: LanguageSpec = {
   leading: new Set(['comment', 'decorator']),
   comments: new Set(['comment']),
   innerDoc: docstring,
+  references: [
+    // module.function( and module.Class( — not self./cls. (the file's own members)
+    /(?<![\w.])(?!self\.|cls\.)[a-z_]\w*\.([A-Za-z_]\w{2,})\s*\(/g,
+    // base classes, raised and caught exceptions, decorators
+    /^\s*class\s+\w+\s*\(\s*([A-Za-z_][\w.]*?)\s*[,)]/gm,
+    /\b(?:raise|except)\s+(?:\w+\.)?([A-Z]\w+)/g,
+    /^\s*@(?:\w+\.)?([A-Za-z_]\w{2,})/gm,
+  ],
   classify: classifyByRules({
     imports: new Set(['import_statement', 'import_from_statement', 'future_import_statement']),
     unwrap: (node) => (node.type === 'decorated_definition' ? node.childForFieldName('definition') : null),

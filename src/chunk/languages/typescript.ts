@@ -7,6 +7,8 @@ function spec(grammar: () => unknown): LanguageSpec {
     grammar,
     leading: LEADING,
     comments: new Set(['comment']),
+    // Named imports, where a chunk keeps them (imports are dropped from symbol chunks).
+    references: [/import\s+(?:type\s+)?\{([^}]*)\}/g],
     classify: (node, container, ctx) =>
       container.isClass ? classifyMember(node, container.memberParent ?? container.name, ctx) : classifyStatement(node, container.memberParent, ctx),
   };

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { referencedNames } from '../../../src/chunk/references.js';
+import { identifierTerms, splitIdentifier } from '../../../src/chunk/identifiers.js';
+
+describe('referencedNames', () => {
+  it('TypeScript: calls, constructors, annotations and named imports', () => {
+    const names = referencedNames('typescript', "import { parseArgs, type Options as Opts } from './args';\nconst s: Session = new Session(parseArgs(argv));");
+    expect(names).toEqual(expect.arrayContaining(['parseArgs', 'Options', 'Session']));
+    expect(names).not.toContain('Opts');
+  });
+
+  it('Python: module-qualified calls, base classes, raised errors and decorators, not self. calls', () => {
+    const text = [
+      'class Client(BaseTransport, Mixin):',
+      '    @retry_policy(times=2)',
+      '    def send(self):',
+      '        payload = codec.encode_body(self.body)',
+      '        self.flush_buffer()',
+      '        raise errors.TimeoutError("slow")',
+    ].join('\n');
+    const names = referencedNames('python', text);
+    expect(names).toEqual(expect.arrayContaining(['BaseTransport', 'retry_policy', 'encode_body', 'TimeoutError']));
+    expect(names).not.toContain('flush_buffer');
+  });
+
+  it('Go: package-qualified exported names and types in signatures and literals', () => {
+    const text = 'func NewServer(store Store) *Server {\n\ts := &Server{mux: http.NewServeMux()}\n\tu, _ := users.FindByID(ctx, id)\n\treturn s\n}';
+    const names = referencedNames('go', text);
+    expect(names).toEqual(expect.arrayContaining(['NewServeMux', 'FindByID', 'Store', 'Server']));
+  });
+
+  it('falls back to the shared forms for a language without its own', () => {
+    expect(referencedNames(null, 'x = compute_total(items)')).toEqual(['compute_total']);
+  });
+});
+
+describe('identifier splitting across naming styles', () => {
+  it.each([
+    ['parse_http_response', ['parse', 'http', 'response']],
+    ['MAX_RETRY_COUNT', ['max', 'retry', 'count']],
+    ['user-profile-card', ['user', 'profile', 'card']],
+    ['parseHTTPResponse2xx', ['parse', 'http', 'response', '2', 'xx']],
+    ['__init__', ['init']],
+  ])('%s', (identifier, terms) => {
+    expect(splitIdentifier(identifier)).toEqual(terms);
+  });
+
+  it('terms of snake_case and kebab-case code', () => {
+    expect(identifierTerms('def load_user_profile(user_id): return fetch-user-data')).toEqual(
+      expect.arrayContaining(['load', 'user', 'profile', 'id', 'fetch', 'data']),
+    );
+  });
+});
