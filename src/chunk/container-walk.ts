@@ -4,10 +4,21 @@ import type { Container, Item, Run, Unit, WalkContext } from './symbol-units.js'
 
 type Node = Parser.SyntaxNode;
 
+/** Start of the first child that is not a comment or decorator, looking inside a modifier list that opens with annotations (Java, Kotlin); null if none. */
+function codeStart(node: Node, ctx: WalkContext): number | null {
+  for (const child of node.children) {
+    if (ctx.spec.leading.has(child.type)) continue;
+    const first = child.firstChild;
+    if (first === null || !ctx.spec.leading.has(first.type)) return child.startIndex;
+    const inner = codeStart(child, ctx);
+    if (inner !== null) return inner;
+  }
+  return null;
+}
+
 /** Start of the first child that is not a comment or decorator: where a signature begins. */
 export function signatureStart(node: Node, ctx: WalkContext): number {
-  for (const child of node.children) if (!ctx.spec.leading.has(child.type)) return child.startIndex;
-  return node.startIndex;
+  return codeStart(node, ctx) ?? node.startIndex;
 }
 
 function lastItem(items: Item[]): Unit | Run | null {
@@ -31,7 +42,9 @@ function gluedTail(pending: Node[], next: Node, ctx: WalkContext): number {
   let below = next.startPosition.row;
   for (let i = pending.length - 1; i >= 0; i -= 1) {
     const node = pending[i] as Node;
-    if (ctx.spec.comments.has(node.type) && node.endPosition.row + 1 < below) break;
+    // A line comment that takes its newline (Rust) ends at column 0 of the next row.
+    const endRow = node.endPosition.column === 0 && node.endPosition.row > node.startPosition.row ? node.endPosition.row - 1 : node.endPosition.row;
+    if (ctx.spec.comments.has(node.type) && endRow + 1 < below) break;
     first = i;
     below = node.startPosition.row;
   }
