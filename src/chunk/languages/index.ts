@@ -4,6 +4,7 @@ import type { LanguageSpec } from './language-spec.js';
 import { python } from './python.js';
 import { javascript, tsx, typescript } from './typescript.js';
 // (more languages: one import per spec file, kept in alphabetical order)
+import { rust } from './rust.js';
 
 export type { DefinitionRule, LanguageSpec } from './language-spec.js';
 
@@ -15,5 +16,6 @@ export const TREE_SITTER_LANGUAGES: Readonly<Partial<Record<Language, LanguageSp
   jsx: javascript,
   python,
   go,
+  rust,
   // (more languages: one entry per spec)
 };
