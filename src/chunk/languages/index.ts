@@ -4,6 +4,7 @@ import type { LanguageSpec } from './language-spec.js';
 import { python } from './python.js';
 import { javascript, tsx, typescript } from './typescript.js';
 // (more languages: one import per spec file, kept in alphabetical order)
+import { java } from './java.js';
 import { rust } from './rust.js';
 
 export type { DefinitionRule, LanguageSpec } from './language-spec.js';
@@ -17,5 +18,6 @@ export const TREE_SITTER_LANGUAGES: Readonly<Partial<Record<Language, LanguageSp
   python,
   go,
   rust,
+  java,
   // (more languages: one entry per spec)
 };
