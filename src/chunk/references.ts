@@ -1,10 +1,15 @@
 import type { Language } from '../types.js';
 import { TREE_SITTER_LANGUAGES } from './languages/index.js';
 
-/** What every language shares: free calls and constructors, and type names after `:`, `extends`, `implements`, `<`, `|`, `->`. */
+/**
+ * What every language shares: free calls and constructors; type names after `:`, `extends`, `implements`, `<`, `|`,
+ * `->`; and compound names in quotes (`'billing.open_balances'`, `"getUser"`): RPC methods, task and event names,
+ * the way code in one language names a function of a service written in another.
+ */
 const SHARED: readonly RegExp[] = [
   /(?<![.\w$])(?:new\s+)?([A-Za-z_$][\w$]{2,})\s*(?:<[^<>()]*>)?\s*\(/g,
   /(?::|extends|implements|<|\||->)\s*([A-Z][\w$]{2,})/g,
+  /['"`](?:[\w-]+[./:])*([a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+)['"`]/g,
 ];
 
 /** Words that look like calls in most languages but never name a definition of the code base. */

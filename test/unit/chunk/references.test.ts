@@ -29,6 +29,13 @@ describe('referencedNames', () => {
     expect(names).toEqual(expect.arrayContaining(['NewServeMux', 'FindByID', 'Store', 'Server']));
   });
 
+  it('names in quotes: RPC methods, tasks and events another language defines', () => {
+    const names = referencedNames('typescript', "rpc('billing.open_balances', { id }); emit(\"userSignedUp\"); get('/api/users'); log('done')");
+    expect(names).toEqual(expect.arrayContaining(['open_balances', 'userSignedUp']));
+    expect(names).not.toContain('users');
+    expect(names).not.toContain('done');
+  });
+
   it('falls back to the shared forms for a language without its own', () => {
     expect(referencedNames(null, 'x = compute_total(items)')).toEqual(['compute_total']);
   });
