@@ -4,6 +4,7 @@ import type { LanguageSpec } from './language-spec.js';
 import { python } from './python.js';
 import { javascript, tsx, typescript } from './typescript.js';
 // (more languages: one import per spec file, kept in alphabetical order)
+import { csharp } from './csharp.js';
 import { java } from './java.js';
 import { rust } from './rust.js';
 
@@ -19,5 +20,6 @@ export const TREE_SITTER_LANGUAGES: Readonly<Partial<Record<Language, LanguageSp
   go,
   rust,
   java,
+  csharp,
   // (more languages: one entry per spec)
 };
