@@ -1,19 +1,42 @@
 /**
  * Benchmark of discovery + chunking on one thread.
  * Usage: npx tsx scripts/bench-chunk.ts <root> [--max-tokens 256] [--max-file-bytes 1048576]
- * Prints files, MB, chunks, seconds, files/s and MB/s for discovery, chunking and both, and — as the ceiling of the
- * symbol chunker — tree-sitter's bare parse of the same TS/JS files (the C parser alone, nothing else).
+ * Prints files, MB, chunks, seconds, files/s and MB/s for discovery, chunking and both, then one row per language:
+ * the chunker's MB/s, tree-sitter's bare parse of the same files (the C parser alone: the ceiling of the symbol
+ * chunker), and plain line windows over the same files (what every language but TS/JS got before: the baseline).
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import Parser from 'tree-sitter';
-import { decodeSource, MultiLanguageChunker } from '../src/chunk/index.js';
+import { chunkByLineWindows, decodeSource, MultiLanguageChunker } from '../src/chunk/index.js';
 import { TREE_SITTER_LANGUAGES } from '../src/chunk/languages/index.js';
 import { discoverFiles } from '../src/discover/index.js';
+import type { Language } from '../src/types.js';
 
 function flag(name: string, fallback: number): number {
   const i = process.argv.indexOf(name);
   return i === -1 ? fallback : Number(process.argv[i + 1]);
+}
+
+interface LanguageRow {
+  files: number;
+  bytes: number;
+  chunks: number;
+  symbols: number;
+  chunkMs: number;
+  linesMs: number;
+  parseMs: number;
+}
+
+/** Best of three passes of `run` over the inputs, in ms. */
+function bestOf3(run: () => void): number {
+  let best = Infinity;
+  for (let pass = 0; pass < 3; pass++) {
+    const started = performance.now();
+    run();
+    best = Math.min(best, performance.now() - started);
+  }
+  return best;
 }
 
 async function main(): Promise<void> {
@@ -28,29 +51,53 @@ async function main(): Promise<void> {
   const { files, skipped } = await discoverFiles({ root, maxFileBytes: flag('--max-file-bytes', 1024 * 1024) });
   const t1 = performance.now();
   const chunker = new MultiLanguageChunker({ maxTokens });
-  let bytes = 0;
-  let chunks = 0;
-  let warnings = 0;
+  const inputs: Array<{ path: string; language: Language; content: string; bytes: number }> = [];
   let readMs = 0;
-  let chunkMs = 0;
   for (const file of files) {
     const r0 = performance.now();
     const buf = await readFile(file.absPath);
-    const content = decodeSource(buf);
-    const r1 = performance.now();
-    const result = chunker.chunk({ path: file.path, language: file.language, content });
-    chunkMs += performance.now() - r1;
-    readMs += r1 - r0;
-    bytes += buf.length;
+    inputs.push({ path: file.path, language: file.language, content: decodeSource(buf), bytes: buf.length });
+    readMs += performance.now() - r0;
+  }
+  // Warm every grammar once, so a language's row does not carry its grammar's load time.
+  for (const language of new Set(inputs.map((i) => i.language))) chunker.chunk({ path: `warm.${language}`, language, content: '\n' });
+  const rows = new Map<Language, LanguageRow>();
+  let chunks = 0;
+  let warnings = 0;
+  let chunkMs = 0;
+  for (const input of inputs) {
+    const row = rows.get(input.language) ?? { files: 0, bytes: 0, chunks: 0, symbols: 0, chunkMs: 0, linesMs: 0, parseMs: 0 };
+    const c0 = performance.now();
+    const result = chunker.chunk(input);
+    const ms = performance.now() - c0;
+    const l0 = performance.now();
+    chunkByLineWindows(input, { maxTokens });
+    row.linesMs += performance.now() - l0;
+    row.files += 1;
+    row.bytes += input.bytes;
+    row.chunks += result.chunks.length;
+    row.symbols += result.chunks.filter((c) => c.kind !== 'module' && c.kind !== 'text' && c.kind !== 'section').length;
+    row.chunkMs += ms;
+    rows.set(input.language, row);
+    chunkMs += ms;
     chunks += result.chunks.length;
     warnings += result.warnings.length;
   }
+  for (const [language, row] of rows) row.parseMs = bareParse(language, inputs.filter((i) => i.language === language));
   const t2 = performance.now();
-  const parse = await bareParse(files);
-  const mb = bytes / (1024 * 1024);
+  const mb = inputs.reduce((n, i) => n + i.bytes, 0) / (1024 * 1024);
   const s = (ms: number): string => (ms / 1000).toFixed(2);
+  const rate = (bytes: number, ms: number): string => (ms > 0 ? (bytes / (1024 * 1024) / (ms / 1000)).toFixed(2) : '-');
   const line = (label: string, ms: number): string =>
     `${label.padEnd(10)} ${s(ms)} s  ${(files.length / (ms / 1000)).toFixed(0)} files/s  ${(mb / (ms / 1000)).toFixed(2)} MB/s`;
+  const table = [
+    '| language | files | MB | chunks | symbol chunks | chunk MB/s | parse-only MB/s | line windows MB/s |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...[...rows.entries()]
+      .sort((a, b) => b[1].bytes - a[1].bytes)
+      .map(([language, r]) =>
+        `| ${language} | ${r.files} | ${(r.bytes / (1024 * 1024)).toFixed(2)} | ${r.chunks} | ${r.symbols} | ${rate(r.bytes, r.chunkMs)} | ${r.parseMs >= 0 ? rate(r.bytes, r.parseMs) : '-'} | ${rate(r.bytes, r.linesMs)} |`),
+  ];
   process.stdout.write(
     [
       `root       ${root}`,
@@ -61,35 +108,26 @@ async function main(): Promise<void> {
       line('read', readMs),
       line('chunk', chunkMs),
       line('total', t2 - t0),
-      `parse only ${s(parse.ms)} s  ${(parse.bytes / (1024 * 1024) / (parse.ms / 1000)).toFixed(2)} MB/s  tree-sitter alone, ${parse.files} files, ${(parse.bytes / (1024 * 1024)).toFixed(2)} MB`,
+      '',
+      ...table,
     ].join('\n') + '\n',
   );
 }
 
-/** Time of tree-sitter's own parse of the files it handles, text already in memory (best of 3 passes). */
-async function bareParse(files: ReadonlyArray<{ absPath: string; language: string }>): Promise<{ files: number; bytes: number; ms: number }> {
-  const inputs: Array<{ parser: Parser; text: string; bytes: number }> = [];
-  const parsers = new Map<string, Parser>();
-  for (const file of files) {
-    const spec = TREE_SITTER_LANGUAGES[file.language as keyof typeof TREE_SITTER_LANGUAGES];
-    if (spec === undefined) continue;
-    let parser = parsers.get(file.language);
-    if (!parser) {
-      parser = new Parser();
-      parser.setLanguage(spec.grammar() as Parser.Language);
-      parsers.set(file.language, parser);
-    }
-    const buf = await readFile(file.absPath);
-    inputs.push({ parser, text: decodeSource(buf), bytes: buf.length });
+/** Time (best of 3) of tree-sitter's own parse of one language's files, text in memory; -1 without a grammar. */
+function bareParse(language: Language, inputs: ReadonlyArray<{ content: string }>): number {
+  const spec = TREE_SITTER_LANGUAGES[language];
+  if (spec === undefined) return -1;
+  const parser = new Parser();
+  try {
+    parser.setLanguage(spec.grammar() as Parser.Language);
+  } catch {
+    return -1;
   }
-  let best = Infinity;
-  for (let pass = 0; pass < 3; pass++) {
-    const started = performance.now();
-    // Same read callback as the chunker (the 0.21 binding fails on one string over 32 Ki chars).
-    for (const { parser, text } of inputs) parser.parse((i: number) => text.slice(i, i + 16 * 1024));
-    best = Math.min(best, performance.now() - started);
-  }
-  return { files: inputs.length, bytes: inputs.reduce((n, i) => n + i.bytes, 0), ms: best };
+  // Same read callback as the chunker.
+  return bestOf3(() => {
+    for (const { content } of inputs) parser.parse((i: number) => content.slice(i, i + 16 * 1024));
+  });
 }
 
 await main();
