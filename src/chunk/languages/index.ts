@@ -4,6 +4,7 @@ import type { LanguageSpec } from './language-spec.js';
 import { python } from './python.js';
 import { javascript, tsx, typescript } from './typescript.js';
 // (more languages: one import per spec file, kept in alphabetical order)
+import { kotlin } from './kotlin.js';
 import { csharp } from './csharp.js';
 import { java } from './java.js';
 import { rust } from './rust.js';
@@ -21,5 +22,6 @@ export const TREE_SITTER_LANGUAGES: Readonly<Partial<Record<Language, LanguageSp
   rust,
   java,
   csharp,
+  kotlin,
   // (more languages: one entry per spec)
 };
