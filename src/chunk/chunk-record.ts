@@ -60,7 +60,9 @@ export function signatureOf(text: string, start: number, end: number): string {
 /** Doc text of leading comments, markers stripped and single-lined, capped for the header. */
 export function docText(comments: string): string {
   const text = comments
-    .replace(/\/\*\*?|\*\/|^\s*\*\s?|^\s*\/\/[/!]?\s?/gm, ' ')
+    .replace(/\/\*\*?|\*\/|^\s*\*(?!\/)\s?|^\s*\/\/[/!]?\s?/gm, ' ')
+    // `#` line comments (Python, Ruby, Bash, PHP) and Ruby's `=begin`/`=end` block markers.
+    .replace(/^\s*#+!?\s?|^=(?:begin|end)\b.*$/gm, ' ')
     // C# XML doc wrappers (`/// <summary>`): only their content is prose.
     .replace(/<\/?(?:summary|remarks|para)>/g, ' ')
     .replace(/\s+/g, ' ')

@@ -65,6 +65,35 @@ function groupOverloads(items: Item[]): Item[] {
   return out;
 }
 
+/** Transparent blocks nest no deeper than this (C `#ifdef` inside `#ifdef`). */
+const MAX_TRANSPARENT_DEPTH = 16;
+
+/** A body child; `loose` when it came out of a transparent block (a C `#ifdef` group, `extern "C" {}`). */
+interface BodyChild {
+  readonly node: Node;
+  readonly loose: boolean;
+}
+
+/** The body's children, each transparent block replaced by its own children (recursively). */
+function bodyChildren(body: Node, ctx: WalkContext): BodyChild[] {
+  const transparent = ctx.spec.transparent;
+  const out: BodyChild[] = [];
+  const expand = (nodes: Node[], depth: number): void => {
+    for (const node of nodes) {
+      if (transparent !== undefined && node.isNamed && depth < MAX_TRANSPARENT_DEPTH && transparent(node)) expand(node.children, depth + 1);
+      else out.push({ node, loose: depth > 0 });
+    }
+  };
+  expand(body.children, 0);
+  return out;
+}
+
+/** Last line (1-based) of a node, not counting a newline it takes (a C preprocessor line ends at column 0 of the next row). */
+function lastLineOf(node: Node): number {
+  const { row, column } = node.endPosition;
+  return column === 0 && row > node.startPosition.row ? row : row + 1;
+}
+
 /**
  * Lists a container's content in source order: symbol units (with their glued comments and
  * decorators), runs of leftover nodes, and barriers where imports were dropped.
@@ -78,10 +107,20 @@ export function walkContainer(container: Container, ctx: WalkContext): Item[] {
     for (const node of pending.slice(0, count)) addLeftover(items, node);
     pending = pending.slice(count);
   };
-  const children = body.children;
+  const children = bodyChildren(body, ctx);
   for (let i = 0; i < children.length; i += 1) {
-    const child = children[i] as Node;
+    const { node: child, loose } = children[i] as BodyChild;
     const isBrace = child.type === '{' || child.type === '}';
+    if (!child.isNamed && loose) {
+      // A token of a transparent block (`#endif`, the braces of `extern "C" {}`) stays with the item it ends the line of, else it is leftover.
+      const last = lastItem(items);
+      if (last !== null && pending.length === 0 && ctx.source.lineOf(last.end - 1) === child.startPosition.row + 1) last.end = Math.max(last.end, child.endIndex);
+      else {
+        flushPending(pending.length);
+        addLeftover(items, child);
+      }
+      continue;
+    }
     if (!child.isNamed) {
       if (isBrace && (i === 0 || i === children.length - 1) && body.type !== 'program') continue;
       const last = lastItem(items);
@@ -104,7 +143,7 @@ export function walkContainer(container: Container, ctx: WalkContext): Item[] {
     if (classified === 'import') {
       flushPending(pending.length);
       items.push({ type: 'barrier' });
-      ctx.importLines.push([child.startPosition.row + 1, child.endPosition.row + 1]);
+      ctx.importLines.push([child.startPosition.row + 1, lastLineOf(child)]);
     } else if (classified === null) {
       flushPending(pending.length);
       addLeftover(items, child);

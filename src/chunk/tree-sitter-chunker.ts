@@ -67,12 +67,15 @@ export class TreeSitterChunker implements Chunker {
       warnings: [`${input.path}: ${why}; cut into line windows`],
     });
     if (input.content.length > MAX_PARSE_CHARS) return fallback(`too long to parse (${input.content.length} chars)`);
-    const parser = this.parserFor(input.language);
+    // A spec may hand its content to another (a C++ header named `.h` is parsed as C++; chunks keep the file's language).
+    const dialect = this.specs[input.language]?.dialect?.(input.content) ?? null;
+    const language = dialect !== null && this.specs[dialect] !== undefined ? dialect : input.language;
+    const parser = this.parserFor(language);
     if ('failed' in parser) {
       const first = parser.failed !== '';
-      this.parsers.set(input.language, { failed: '' });
+      this.parsers.set(language, { failed: '' });
       const lines = fallback('');
-      const warning = `${input.path}: the ${input.language} grammar failed to load (${parser.failed}); this and every later ${input.language} file is cut into line windows`;
+      const warning = `${input.path}: the ${language} grammar failed to load (${parser.failed}); this and every later ${language} file is cut into line windows`;
       return { chunks: lines.chunks, warnings: first ? [warning] : [] };
     }
     let tree: Parser.Tree | null;
@@ -83,7 +86,7 @@ export class TreeSitterChunker implements Chunker {
     }
     if (tree === null) return fallback(`parse exceeded ${this.options.parseTimeoutMs ?? 3000} ms`);
     try {
-      return { chunks: this.chunkTree(input, tree), warnings: [] };
+      return { chunks: this.chunkTree(input, tree, language), warnings: [] };
     } catch (error) {
       // A chunker bug on one odd file must not lose the file: index it by lines and say so.
       return fallback(`symbol chunking failed: ${(error as Error).message}`);
@@ -117,8 +120,8 @@ export class TreeSitterChunker implements Chunker {
     return tree;
   }
 
-  private chunkTree(input: ChunkInput, tree: Parser.Tree): Chunk[] {
-    const spec = this.specs[input.language];
+  private chunkTree(input: ChunkInput, tree: Parser.Tree, language: Language): Chunk[] {
+    const spec = this.specs[language];
     if (spec === undefined) return [];
     const source = new SourceText(input.content);
     const state: FileState = {

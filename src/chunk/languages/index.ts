@@ -4,6 +4,8 @@ import type { LanguageSpec } from './language-spec.js';
 import { python } from './python.js';
 import { javascript, tsx, typescript } from './typescript.js';
 // (more languages: one import per spec file, kept in alphabetical order)
+import { c } from './c.js';
+import { cpp } from './cpp.js';
 import { kotlin } from './kotlin.js';
 import { csharp } from './csharp.js';
 import { java } from './java.js';
@@ -23,5 +25,7 @@ export const TREE_SITTER_LANGUAGES: Readonly<Partial<Record<Language, LanguageSp
   java,
   csharp,
   kotlin,
+  c,
+  cpp,
   // (more languages: one entry per spec)
 };

@@ -1,5 +1,5 @@
 import type Parser from 'tree-sitter';
-import type { ChunkKind } from '../../types.js';
+import type { ChunkKind, Language } from '../../types.js';
 import type { Container, Unit, WalkContext } from '../symbol-units.js';
 
 export type SyntaxNode = Parser.SyntaxNode;
@@ -10,8 +10,8 @@ export interface DefinitionRule {
   readonly kind: ChunkKind;
   /** The symbol's name; default: the text of the node's `name` field. Null: not a symbol (leftover code). */
   readonly name?: (node: SyntaxNode, text: string) => string | null;
-  /** The enclosing symbol when the syntax names it outside any container (Go receivers, C++ `A::f`). */
-  readonly parent?: (node: SyntaxNode, text: string) => string | null;
+  /** The enclosing symbol when the syntax names it outside any container (Go receivers, C++ `A::f`); `container` lets it qualify the name (`ns.A`). */
+  readonly parent?: (node: SyntaxNode, text: string, container: Container) => string | null;
   /** The node whose children are the members: the unit becomes a container walked for member symbols. */
   readonly body?: (node: SyntaxNode) => SyntaxNode | null;
   /** Members of this container are methods (class, impl, trait, interface) rather than free functions (namespace). */
@@ -37,6 +37,10 @@ export interface LanguageSpec {
   readonly comments: ReadonlySet<string>;
   /** Classifies a child of a container's body: a symbol unit, 'import' (dropped, its names kept as references), or null (leftover code). */
   readonly classify: (node: SyntaxNode, container: Container, ctx: WalkContext) => Unit | 'import' | null;
+  /** Blocks walked as if their children were the container's own (C `#ifdef` groups, `extern "C" {}`, Ruby `class << self`). */
+  readonly transparent?: (node: SyntaxNode) => boolean;
+  /** Another language whose spec should chunk this content (a C++ header named `.h`), or null. */
+  readonly dialect?: (content: string) => Language | null;
   /** Documentation written inside a declaration (Python docstrings), used when no leading comment documents it. */
   readonly innerDoc?: (node: SyntaxNode, text: string) => string;
   /**

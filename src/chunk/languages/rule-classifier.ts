@@ -66,7 +66,7 @@ export function classifyByRules(rules: RuleSet): LanguageSpec['classify'] {
     const text = ctx.source.text;
     const name = rule.name === undefined ? fieldText(decl, 'name', text) : rule.name(decl, text);
     if (name === null || name.trim() === '') return null;
-    const ownParent = rule.parent?.(decl, text) ?? null;
+    const ownParent = rule.parent?.(decl, text, container) ?? null;
     const parent = ownParent ?? container.memberParent;
     let kind: ChunkKind = rule.kindOf?.(decl) ?? rule.kind;
     if (kind === 'function' && (container.isClass || ownParent !== null)) kind = 'method';
