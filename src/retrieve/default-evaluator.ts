@@ -50,7 +50,8 @@ export const EVALUATOR_TUNING = Object.freeze({
 /** Chunk kinds that are not symbols: module glue, line windows, markdown sections. */
 export const NON_SYMBOL_KINDS: ReadonlySet<string> = new Set(['module', 'text', 'section']);
 /** Paths of test files. */
-export const TEST_PATH = /(^|\/)(__tests__|tests?|spec|e2e)(\/|$)|\.(test|spec)\.[cm]?[jt]sx?$/;
+export const TEST_PATH =
+  /(^|\/)(__tests__|tests?|spec|e2e)(\/|$)|\.(test|spec)\.[cm]?[jt]sx?$|(^|\/)test_[^/]*\.py$|_test\.(py|go|rb|cc|cpp)$|_spec\.rb$|[A-Za-z0-9](Tests?|Spec)\.(java|kt|cs|scala|swift)$/;
 
 /**
  * The deterministic default evaluator: calibrated similarity to the original task, IDF-weighted coverage of

@@ -13,3 +13,14 @@ describe('namesIdentifier', () => {
     }
   });
 });
+
+describe('TEST_PATH knows the test files of every chunked language', async () => {
+  const { TEST_PATH } = await import('../../../src/retrieve/default-evaluator.js');
+  it.each([
+    ['src/a.test.ts', true], ['pkg/tests/helpers.py', true], ['pkg/test_session.py', true], ['pkg/session_test.py', true],
+    ['server/router_test.go', true], ['src/main/java/FooTest.java', true], ['spec/models/user_spec.rb', true], ['Sources/AppTests.swift', true],
+    ['pkg/testing.py', false], ['server/router.go', false], ['src/Attestation.java', false], ['lib/latest.rb', false], ['src/contest.py', false],
+  ])('%s -> %s', (path, isTest) => {
+    expect(TEST_PATH.test(path)).toBe(isTest);
+  });
+});
