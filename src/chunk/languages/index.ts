@@ -4,6 +4,7 @@ import type { LanguageSpec } from './language-spec.js';
 import { python } from './python.js';
 import { javascript, tsx, typescript } from './typescript.js';
 // (more languages: one import per spec file, kept in alphabetical order)
+import { scala } from './scala.js';
 import { c } from './c.js';
 import { cpp } from './cpp.js';
 import { kotlin } from './kotlin.js';
@@ -27,5 +28,6 @@ export const TREE_SITTER_LANGUAGES: Readonly<Partial<Record<Language, LanguageSp
   kotlin,
   c,
   cpp,
+  scala,
   // (more languages: one entry per spec)
 };
