@@ -4,6 +4,7 @@ import type { LanguageSpec } from './language-spec.js';
 import { python } from './python.js';
 import { javascript, tsx, typescript } from './typescript.js';
 // (more languages: one import per spec file, kept in alphabetical order)
+import { ruby } from './ruby.js';
 import { scala } from './scala.js';
 import { c } from './c.js';
 import { cpp } from './cpp.js';
@@ -29,5 +30,6 @@ export const TREE_SITTER_LANGUAGES: Readonly<Partial<Record<Language, LanguageSp
   c,
   cpp,
   scala,
+  ruby,
   // (more languages: one entry per spec)
 };
