@@ -4,6 +4,7 @@ import type { LanguageSpec } from './language-spec.js';
 import { python } from './python.js';
 import { javascript, tsx, typescript } from './typescript.js';
 // (more languages: one import per spec file, kept in alphabetical order)
+import { bash } from './bash.js';
 import { php } from './php.js';
 import { ruby } from './ruby.js';
 import { scala } from './scala.js';
@@ -33,5 +34,6 @@ export const TREE_SITTER_LANGUAGES: Readonly<Partial<Record<Language, LanguageSp
   scala,
   ruby,
   php,
+  bash,
   // (more languages: one entry per spec)
 };
