@@ -27,19 +27,23 @@ function typeName(node: SyntaxNode, text: string): string | null {
   return inner === null ? textOf(node, text) : typeName(inner, text);
 }
 
-/** The receiver type of a top-level extension function (`fun String.slug()` -> `String`), or null. */
+/** The receiver type of a top-level extension function or property (`fun String.slug()` -> `String`), or null. */
 function receiverType(node: SyntaxNode, text: string): string | null {
   if (node.parent?.type !== 'source_file') return null;
-  const name = node.childForFieldName('name');
-  const dot = name?.previousSibling;
-  const receiver = dot?.type === '.' ? dot.previousSibling : null;
-  return receiver === null || receiver === undefined ? null : typeName(receiver, text);
+  // The only `.` directly under the declaration is the one after its receiver.
+  const receiver = node.children.find((c) => c.type === '.')?.previousSibling ?? null;
+  return receiver === null ? null : typeName(receiver, text);
 }
 
 /** `val NAME = ...` / `var name: T` at top level: named by its variable (destructuring declarations stay module code). */
 function propertyName(node: SyntaxNode, text: string): string | null {
   const variable = childOfType(node, 'variable_declaration');
   return variable === null ? null : textOf(childOfType(variable, 'identifier'), text);
+}
+
+/** An extension property (`val Long.cents`) is, like an extension function, a method of its receiver type. */
+function propertyKind(node: SyntaxNode): ChunkKind {
+  return node.children.some((c) => c.type === '.') ? 'function' : 'const';
 }
 
 const TYPE = { body: (node: SyntaxNode) => childOfType(node, BODIES), classLike: true } as const;
@@ -52,7 +56,7 @@ const rules = classifyByRules({
     companion_object: { kind: 'class', name: (node, text) => fieldText(node, 'name', text) ?? 'Companion', ...TYPE },
     function_declaration: { kind: 'function', name: functionName, parent: receiverType },
     secondary_constructor: { kind: 'function', name: () => 'constructor' },
-    property_declaration: { kind: 'const', name: propertyName, inClass: false },
+    property_declaration: { kind: 'const', name: propertyName, inClass: false, parent: receiverType, kindOf: propertyKind },
     type_alias: { kind: 'type', name: (node, text) => fieldText(node, 'type', text) },
   },
 });
@@ -60,11 +64,11 @@ const rules = classifyByRules({
 /**
  * Kotlin: classes, interfaces, enum classes, objects and companion objects (named `Companion` unless named) as
  * containers; functions (methods inside a type); a top-level extension function `fun String.slug()` is a method
- * whose parent is its receiver type (`String`), the way Go methods get their receiver; secondary constructors as
- * methods named `constructor`; top-level properties as consts, type aliases as types. Properties, `init` blocks,
- * enum entries and abstract functions stay in their type's chunks. Annotations and KDoc stay with their
- * declaration (signatures start after the annotations, and end before an `= expression` body); `package` and
- * `@file:` annotations are left in the module chunk, imports are dropped.
+ * whose parent is its receiver type (`String`), the way Go methods get their receiver (an extension property
+ * too); secondary constructors as methods named `constructor`; top-level properties as consts, type aliases as
+ * types. Properties, `init` blocks, enum entries and abstract functions stay in their type's chunks. Annotations
+ * and KDoc stay with their declaration (signatures start after the annotations, and end before an `= expression`
+ * body); `package` and `@file:` annotations are left in the module chunk, imports are dropped.
  */
 export const kotlin: LanguageSpec = {
   grammar: () => loadGrammar('@tree-sitter-grammars/tree-sitter-kotlin'),

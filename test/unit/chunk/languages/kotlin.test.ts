@@ -10,7 +10,7 @@ describe('Kotlin symbol chunks', () => {
   const { chunks, warnings } = chunker.chunk({ path: 'src/main/kotlin/com/acme/billing/Billing.kt', language: 'kotlin', content });
   const byLine = (line: number) => chunks.find((c) => c.startLine === line)!;
 
-  it('chunks classes, objects, companions, interfaces, enum classes, functions, extension functions and top-level properties', () => {
+  it('chunks classes, objects, companions, interfaces, enum classes, functions, extension functions and properties, and top-level properties', () => {
     expect(warnings).toEqual([]);
     expect(outline(chunks)).toEqual([
       'module Billing - 1-2',
@@ -34,7 +34,8 @@ describe('Kotlin symbol chunks', () => {
       'class Ids - 68-68',
       'method next Ids 69-70',
       'method asMoney Long 72-73',
-      'function main - 75-77',
+      'method isOverdue Invoice 75-76',
+      'function main - 78-80',
     ]);
     expect(uncoveredLinesExcept(content, chunks, IMPORTS)).toEqual([]);
   });
@@ -54,6 +55,7 @@ describe('Kotlin symbol chunks', () => {
     expect(byLine(61).text).toContain('PAID("paid");');
     expect(byLine(72).signature).toBe('fun Long.asMoney(currency: Currency = defaultCurrency): String');
     expect(byLine(72).embedText).toContain('// method Long.asMoney\n');
+    expect(byLine(75).signature).toBe('val Invoice.isOverdue: Boolean get() = open && dueAt < Instant.now()');
     expect(byLine(8).signature).toBe('const val ARCHIVE_AFTER_DAYS = 90');
     expect(byLine(8).embedText).toContain('// const ARCHIVE_AFTER_DAYS (+ defaultCurrency)\n');
   });
