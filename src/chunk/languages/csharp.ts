@@ -37,13 +37,15 @@ const TYPE = { body: (node: SyntaxNode) => node.childForFieldName('body'), class
  * enums and delegates (type) as single chunks. Methods, constructors, destructors, operators, and properties
  * and indexers (named `this`) whose accessors have block bodies are methods; fields, events, auto-properties,
  * `=>` properties and members without a body stay in their type's chunks. Attributes (`[Obsolete]`), `///` XML
- * doc comments and `#region`/`#endregion` lines stay with the next member; `using` directives and `extern alias`
- * are dropped.
+ * doc comments and `#region`/`#endregion` lines stay with the next member; members inside `#if`/`#else` blocks are
+ * members of the enclosing type; `using` directives and `extern alias` are dropped.
  */
 export const csharp: LanguageSpec = {
   grammar: () => loadGrammar('tree-sitter-c-sharp'),
   leading: new Set(['comment', 'attribute_list', 'preproc_region', 'preproc_endregion']),
   comments: new Set(['comment']),
+  // Members inside `#if DEBUG ... #else ... #endif` are members of the enclosing type or namespace.
+  transparent: (node) => node.type === 'preproc_if' || node.type === 'preproc_elif' || node.type === 'preproc_else',
   classify: classifyByRules({
     imports: new Set(['using_directive', 'extern_alias_directive']),
     definitions: {

@@ -50,6 +50,18 @@ describe('C# symbol chunks', () => {
     expect(byLine(62).text).toBe('namespace Acme.Users.Extensions;');
   });
 
+  it('chunks members inside #if / #else blocks as members of the enclosing type', () => {
+    const content = `public class Probe\n{\n    public int Count() => 1;\n#if DEBUG\n    /// Dumps the state.\n    public void Dump()\n    {\n        Console.WriteLine(this);\n    }\n#else\n    public void Dump() { }\n#endif\n}\n`;
+    const { chunks } = chunker.chunk({ path: 'Probe.cs', language: 'csharp', content });
+    const dumps = chunks.filter((c) => c.symbol === 'Dump');
+    expect(dumps.map((c) => [c.kind, c.parent, c.signature])).toEqual([
+      ['method', 'Probe', 'public void Dump()'],
+      ['method', 'Probe', 'public void Dump()'],
+    ]);
+    expect(dumps[0]!.text).toContain('    /// Dumps the state.\n    public void Dump()\n');
+    expect(uncoveredLinesExcept(content, chunks, IMPORTS)).toEqual([]);
+  });
+
   it('reads /// <summary> doc text into the header of later parts', () => {
     const long = `class Loader\n{\n    /// <summary>\n    /// Loads every setting from disk.\n    /// </summary>\n    [Pure]\n    public Settings Load(string path)\n    {\n${Array.from({ length: 120 }, (_, i) => `        var value${i} = ReadSetting(path, "key_${i}");`).join('\n')}\n        return new Settings();\n    }\n}\n`;
     const parts = new TreeSitterChunker({ maxTokens: 128 }).chunk({ path: 'Loader.cs', language: 'csharp', content: long }).chunks.filter((c) => c.symbol === 'Load');
