@@ -68,23 +68,36 @@ function groupOverloads(items: Item[]): Item[] {
 /** Transparent blocks nest no deeper than this (C `#ifdef` inside `#ifdef`). */
 const MAX_TRANSPARENT_DEPTH = 16;
 
-/** A body child; `loose` when it came out of a transparent block (a C `#ifdef` group, `extern "C" {}`). */
+/**
+ * Where a token of a transparent block stands: `open` (its first line's tokens: `#ifdef`, `extern`, `{`), `head`
+ * (a named node on that line: the `#ifdef` name, the `#if` condition), `close` (its last token: `#endif`, `}`),
+ * `inner` (any other token of the block) or `none` (not from a transparent block).
+ */
+type Role = 'open' | 'head' | 'close' | 'inner' | 'none';
+
+/** A body child and its role. */
 interface BodyChild {
   readonly node: Node;
-  readonly loose: boolean;
+  readonly role: Role;
 }
 
 /** The body's children, each transparent block replaced by its own children (recursively). */
 function bodyChildren(body: Node, ctx: WalkContext): BodyChild[] {
   const transparent = ctx.spec.transparent;
+  if (transparent === undefined) return body.children.map((node) => ({ node, role: 'none' }));
   const out: BodyChild[] = [];
-  const expand = (nodes: Node[], depth: number): void => {
-    for (const node of nodes) {
-      if (transparent !== undefined && node.isNamed && depth < MAX_TRANSPARENT_DEPTH && transparent(node)) expand(node.children, depth + 1);
-      else out.push({ node, loose: depth > 0 });
-    }
+  const expand = (block: Node, depth: number): void => {
+    const children = block.children;
+    const firstRow = block.startPosition.row;
+    children.forEach((node, index) => {
+      if (node.isNamed && depth < MAX_TRANSPARENT_DEPTH && transparent(node)) expand(node, depth + 1);
+      else if (depth === 0) out.push({ node, role: 'none' });
+      else if (node.isNamed) out.push({ node, role: node.startPosition.row === firstRow ? 'head' : 'none' });
+      else if (index === children.length - 1) out.push({ node, role: 'close' });
+      else out.push({ node, role: node.startPosition.row === firstRow ? 'open' : 'inner' });
+    });
   };
-  expand(body.children, 0);
+  expand(body, 0);
   return out;
 }
 
@@ -109,12 +122,18 @@ export function walkContainer(container: Container, ctx: WalkContext): Item[] {
   };
   const children = bodyChildren(body, ctx);
   for (let i = 0; i < children.length; i += 1) {
-    const { node: child, loose } = children[i] as BodyChild;
+    const { node: child, role } = children[i] as BodyChild;
     const isBrace = child.type === '{' || child.type === '}';
-    if (!child.isNamed && loose) {
-      // A token of a transparent block (`#endif`, the braces of `extern "C" {}`) stays with the item it ends the line of, else it is leftover.
+    if (role === 'open') {
+      // A transparent block's opening line (`#ifdef X`, `extern "C" {`) leads into what follows, like a decorator.
+      pending.push(child);
+      continue;
+    }
+    if (role === 'close' || role === 'inner') {
+      // Its closing token (`#endif`, `}`) ends the item before it; another token (`;`) joins the item whose line it ends.
       const last = lastItem(items);
-      if (last !== null && pending.length === 0 && ctx.source.lineOf(last.end - 1) === child.startPosition.row + 1) last.end = Math.max(last.end, child.endIndex);
+      const joins = role === 'close' || ctx.source.lineOf(last === null ? 0 : last.end - 1) === child.startPosition.row + 1;
+      if (last !== null && pending.length === 0 && joins) last.end = Math.max(last.end, child.endIndex);
       else {
         flushPending(pending.length);
         addLeftover(items, child);
@@ -144,6 +163,8 @@ export function walkContainer(container: Container, ctx: WalkContext): Item[] {
       flushPending(pending.length);
       items.push({ type: 'barrier' });
       ctx.importLines.push([child.startPosition.row + 1, lastLineOf(child)]);
+    } else if (classified === null && role === 'head' && pending.length > 0) {
+      pending.push(child);
     } else if (classified === null) {
       flushPending(pending.length);
       addLeftover(items, child);

@@ -1,4 +1,5 @@
 import type { ChunkKind } from '../../types.js';
+import type { Unit } from '../symbol-units.js';
 import type { DefinitionRule, LanguageSpec, SyntaxNode } from './language-spec.js';
 import { loadGrammar } from './load-grammar.js';
 import { classifyByRules, textOf } from './rule-classifier.js';
@@ -153,6 +154,18 @@ export function looksLikeCpp(content: string): boolean {
   return CPP_MARKERS.test(content.length > SNIFF_CHARS ? content.slice(0, SNIFF_CHARS) : content);
 }
 
+/** A definition's signature ends with its node: a macro's line, not the `#endif` after it that joins its chunk. */
+export function withSignatureEnd(unit: Unit | 'import' | null, node: SyntaxNode): Unit | 'import' | null {
+  if (unit !== null && unit !== 'import' && unit.bodyStart === undefined) unit.bodyStart = node.endIndex;
+  return unit;
+}
+
+const byRules = classifyByRules({
+  imports: new Set(['preproc_include']),
+  unwrap: unwrapLinkage,
+  definitions: C_DEFINITIONS,
+});
+
 /**
  * C: functions (named through their declarator chain: `*`, arrays, parentheses), prototypes as function
  * signatures (joined with a definition that follows them), globals as constants, structs and unions as
@@ -166,9 +179,5 @@ export const c: LanguageSpec = {
   comments: new Set(['comment']),
   transparent,
   dialect: (content) => (looksLikeCpp(content) ? 'cpp' : null),
-  classify: classifyByRules({
-    imports: new Set(['preproc_include']),
-    unwrap: unwrapLinkage,
-    definitions: C_DEFINITIONS,
-  }),
+  classify: (node, container, ctx) => withSignatureEnd(byRules(node, container, ctx), node),
 };

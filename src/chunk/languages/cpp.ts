@@ -1,5 +1,5 @@
 import type { Container, Unit, WalkContext } from '../symbol-units.js';
-import { C_DEFINITIONS, PREPROCESSOR_BLOCKS, declared, declaredName, scopeOf } from './c.js';
+import { C_DEFINITIONS, PREPROCESSOR_BLOCKS, declared, declaredName, scopeOf, withSignatureEnd } from './c.js';
 import type { DefinitionRule, LanguageSpec, SyntaxNode } from './language-spec.js';
 import { loadGrammar } from './load-grammar.js';
 import { classifyByRules, textOf } from './rule-classifier.js';
@@ -120,7 +120,7 @@ const byRules = classifyByRules({
  */
 function classify(node: SyntaxNode, container: Container, ctx: WalkContext): Unit | 'import' | null {
   if (node.type === 'using_declaration' && container.isClass) return null;
-  const unit = byRules(node, container, ctx);
+  const unit = withSignatureEnd(byRules(node, container, ctx), node);
   if (unit === null || unit === 'import' || unit.kind !== 'method' || container.isClass || unit.parent === null) return unit;
   const scope = unit.parent.slice(unit.parent.lastIndexOf('.') + 1);
   if (namespaces(ctx.source.text).has(scope)) unit.kind = 'function';

@@ -50,7 +50,7 @@ describe('C source symbol chunks', () => {
   const { chunks, warnings } = chunker.chunk({ path: 'src/ring.c', language: 'c', content });
   const byLine = (line: number) => chunks.find((c) => c.startLine === line)!;
 
-  it('chunks functions, a prototype with its definition, globals, macros and both branches of an #ifdef', () => {
+  it('chunks functions, a prototype with its definition, globals, macros and both branches of an #ifdef (#else/#endif lines joined to them)', () => {
     expect(warnings).toEqual([]);
     expect(outline(chunks)).toEqual([
       'module ring - 1-1',
@@ -63,9 +63,7 @@ describe('C source symbol chunks', () => {
       'function ring_read - 50-57',
       'module ring - 59-59',
       'function ring_dump - 62-65',
-      'module ring - 66-66',
-      'function ring_dump - 67-67',
-      'module ring - 68-68',
+      'function ring_dump - 66-68',
       'function ring_namer - 70-72',
     ]);
     expect(uncoveredLinesExcept(content, chunks, INCLUDES)).toEqual([]);
@@ -78,6 +76,9 @@ describe('C source symbol chunks', () => {
     expect(byLine(18).signature).toBe('ring_t *ring_new(size_t capacity)');
     expect(byLine(70).signature).toBe('const char *(*ring_namer(void))(int status)');
     expect(byLine(8).embedText).toContain('// const total_writes (+ ring_status_names)\n');
+    // The #else branch opens the macro's chunk and #endif closes it; the signature is the macro alone.
+    expect(byLine(66).text).toBe('#else\n#define ring_dump(ring) ((void)(ring))\n#endif');
+    expect(byLine(66).signature).toBe('#define ring_dump(ring) ((void)(ring))');
   });
 
   it('repeats a block comment as the doc of later parts', () => {

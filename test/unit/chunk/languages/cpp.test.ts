@@ -30,10 +30,8 @@ describe('C++ symbol chunks', () => {
       'method get store.LruCache 46-52',
       'namespace detail store 54-54',
       'function hash_key store.detail 55-58',
-      'module lru_cache - 60-60',
-      'const misses - 61-62',
-      'function operator== - 64-64',
-      'module lru_cache - 65-65',
+      'const misses - 60-62',
+      'function operator== - 64-65',
       'class Stats - 67-70',
       'function hash_key store.detail 72-74',
       'function clamp - 76-79',
@@ -54,7 +52,9 @@ describe('C++ symbol chunks', () => {
     expect(byLine(46).embedText).toContain('// method store.LruCache.get\n');
     expect(byLine(41).symbol).toBe('~LruCache');
     expect(byLine(72).signature).toBe('int store::detail::hash_key(const Key &key)');
-    expect(byLine(61).text).toBe('// Counts cache misses for the stats page.\nint misses = 0;');
+    // An anonymous namespace is walked through: its opening line leads into the first member, its brace closes the last.
+    expect(byLine(60).text).toBe('namespace {\n// Counts cache misses for the stats page.\nint misses = 0;');
+    expect(byLine(64).text.endsWith('}  // namespace')).toBe(true);
   });
 
   it('handles operators, defaulted members, specializations, nested namespaces and extern "C"', () => {

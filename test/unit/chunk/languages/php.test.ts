@@ -58,8 +58,7 @@ describe('PHP symbol chunks', () => {
       'module util - 1-1',
       'namespace App.Util - 2-2',
       'function join_path App.Util 3-5',
-      'module util - 6-6',
-      'function hi - 7-8',
+      'function hi - 6-8',
       'module util - 9-10',
     ]);
   });

@@ -22,9 +22,8 @@ describe('Ruby symbol chunks', () => {
       'method initialize Billing.Invoice 26-29',
       'method total Billing.Invoice 31-35',
       'method <=> Billing.Invoice 37-39',
-      'class Invoice Billing 41-41',
-      'method empty Billing.Invoice 42-44',
-      'class Invoice Billing 45-47',
+      'method empty Billing.Invoice 41-45',
+      'class Invoice Billing 47-47',
       'method overdue? Billing.Invoice 49-52',
       'method issue Billing 54-59',
       'function format_money - 61-61',
@@ -42,6 +41,8 @@ describe('Ruby symbol chunks', () => {
     expect(byLine(31).signature).toBe('def total');
     expect(byLine(6).text).toContain("VERSION = '2.1.0'");
     expect(byLine(10).signature).toBe('class InvoiceError < StandardError');
+    expect(byLine(41).text.startsWith('    class << self\n      def empty')).toBe(true);
+    expect(byLine(41).signature).toBe('def empty');
     expect(byLine(61).signature).toBe("def format_money(cents) = format('%.2f', cents / 100.0)");
   });
 
