@@ -42,7 +42,7 @@ export function symbolPaths(db: Database.Database, names: readonly string[], lim
   const out = new Map<string, string[]>();
   if (names.length === 0) return out;
   const sql = `SELECT c.symbol AS symbol, f.path AS path FROM chunks c JOIN files f ON f.id = c.file_id
-    WHERE c.symbol IN (SELECT value FROM json_each(?)) AND c.kind NOT IN ${definitionKindsExcluded(false)} ORDER BY c.id LIMIT ?`;
+    WHERE c.symbol IN (SELECT value FROM json_each(?)) AND c.kind NOT IN ${definitionKindsExcluded(false, 'c.')} ORDER BY c.id LIMIT ?`;
   for (const r of cachedStatement(db, sql).all(JSON.stringify(names), limit) as Array<{ symbol: string; path: string }>) {
     const paths = out.get(r.symbol) ?? [];
     if (!paths.includes(r.path)) paths.push(r.path);
@@ -51,6 +51,14 @@ export function symbolPaths(db: Database.Database, names: readonly string[], lim
   return out;
 }
 
-function definitionKindsExcluded(includeMethods: boolean): string {
-  return includeMethods ? "('module', 'text', 'section')" : "('module', 'text', 'section', 'method')";
+/**
+ * Kinds that are not definitions. Methods count only with `includeMethods` or when their name is compound
+ * (`ServeSuggest`, `open_balances`, not `get` or `__init__`): in Go, Java or Rust most code is methods, and a
+ * compound name is as distinctive as a function's.
+ */
+function definitionKindsExcluded(includeMethods: boolean, alias = ''): string {
+  const kinds = "('module', 'text', 'section')";
+  if (includeMethods) return `${kinds}`;
+  const compound = `(${alias}symbol GLOB '*[a-z0-9][A-Z]*' OR (${alias}symbol GLOB '*[a-zA-Z0-9]_[a-zA-Z0-9]*' AND ${alias}symbol NOT GLOB '__*'))`;
+  return `${kinds} AND (${alias}kind != 'method' OR ${compound})`;
 }

@@ -1,6 +1,7 @@
 import type { LanguageSpec, SyntaxNode } from './language-spec.js';
 import { loadGrammar } from './load-grammar.js';
 import { classifyByRules, fieldText, textOf } from './rule-classifier.js';
+import { COMPOUND_MEMBER_CALLS, COMPOUND_TYPES, DECLARED_TYPES } from './reference-patterns.js';
 
 /** A member with a body (block or `=>`); an abstract, extern, partial or interface member without one stays in its type's chunk. */
 function bodiedName(node: SyntaxNode, text: string): string | null {
@@ -44,6 +45,7 @@ export const csharp: LanguageSpec = {
   grammar: () => loadGrammar('tree-sitter-c-sharp'),
   leading: new Set(['comment', 'attribute_list', 'preproc_region', 'preproc_endregion']),
   comments: new Set(['comment']),
+  references: [COMPOUND_TYPES, COMPOUND_MEMBER_CALLS, DECLARED_TYPES],
   // Members inside `#if DEBUG ... #else ... #endif` are members of the enclosing type or namespace.
   transparent: (node) => node.type === 'preproc_if' || node.type === 'preproc_elif' || node.type === 'preproc_else',
   classify: classifyByRules({

@@ -1,6 +1,7 @@
 import type { LanguageSpec, SyntaxNode } from './language-spec.js';
 import { loadGrammar } from './load-grammar.js';
 import { classifyByRules, childOfType, fieldText } from './rule-classifier.js';
+import { COMPOUND_MEMBER_CALLS, COMPOUND_TYPES, DECLARED_TYPES } from './reference-patterns.js';
 
 /** A method or constructor with a body; an abstract or interface method (no body) stays in its type's chunk. */
 function bodiedName(node: SyntaxNode, text: string): string | null {
@@ -27,6 +28,7 @@ export const java: LanguageSpec = {
   grammar: () => loadGrammar('tree-sitter-java'),
   leading: new Set(['line_comment', 'block_comment', 'marker_annotation', 'annotation']),
   comments: new Set(['line_comment', 'block_comment']),
+  references: [COMPOUND_TYPES, COMPOUND_MEMBER_CALLS, DECLARED_TYPES],
   classify: classifyByRules({
     imports: new Set(['import_declaration']),
     definitions: {

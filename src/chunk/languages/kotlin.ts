@@ -2,6 +2,7 @@ import type { ChunkKind } from '../../types.js';
 import type { LanguageSpec, SyntaxNode } from './language-spec.js';
 import { loadGrammar } from './load-grammar.js';
 import { childOfType, classifyByRules, fieldText, textOf } from './rule-classifier.js';
+import { COMPOUND_MEMBER_CALLS, COMPOUND_TYPES } from './reference-patterns.js';
 
 const BODIES = new Set(['class_body', 'enum_class_body']);
 
@@ -74,6 +75,7 @@ export const kotlin: LanguageSpec = {
   grammar: () => loadGrammar('@tree-sitter-grammars/tree-sitter-kotlin'),
   leading: new Set(['line_comment', 'block_comment', 'annotation']),
   comments: new Set(['line_comment', 'block_comment']),
+  references: [COMPOUND_TYPES, COMPOUND_MEMBER_CALLS],
   classify: (node, container, ctx) => {
     const unit = rules(node, container, ctx);
     if (unit === null || unit === 'import') return unit;

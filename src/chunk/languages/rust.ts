@@ -1,6 +1,7 @@
 import type { LanguageSpec, SyntaxNode } from './language-spec.js';
 import { loadGrammar } from './load-grammar.js';
 import { classifyByRules, fieldText, textOf } from './rule-classifier.js';
+import { COMPOUND_MEMBER_CALLS, COMPOUND_TYPES, PATH_SEGMENTS } from './reference-patterns.js';
 
 /** The name a type is known by: `Point<T>` -> `Point`, `fmt::Display` -> `Display`, `&'a mut Vec<T>` -> `Vec`; other shapes (`[T]`, tuples) as written. */
 function typeName(node: SyntaxNode | null, text: string): string | null {
@@ -39,6 +40,7 @@ export const rust: LanguageSpec = {
   grammar: () => loadGrammar('tree-sitter-rust'),
   leading: new Set(['line_comment', 'block_comment', 'attribute_item']),
   comments: new Set(['line_comment', 'block_comment']),
+  references: [COMPOUND_TYPES, COMPOUND_MEMBER_CALLS, PATH_SEGMENTS],
   classify: classifyByRules({
     imports: new Set(['use_declaration', 'extern_crate_declaration']),
     definitions: {

@@ -1,6 +1,7 @@
 import type { LanguageSpec, SyntaxNode } from './language-spec.js';
 import { loadGrammar } from './load-grammar.js';
 import { childOfType, classifyByRules, fieldText, textOf } from './rule-classifier.js';
+import { COMPOUND_MEMBER_CALLS, COMPOUND_TYPES } from './reference-patterns.js';
 
 /** The name a type is known by: `List[T]` -> `List`, `a.b.C` -> `C`; other shapes as written. */
 function typeName(node: SyntaxNode | null, text: string): string | null {
@@ -119,6 +120,7 @@ export const scala: LanguageSpec = {
   grammar: () => loadGrammar('tree-sitter-scala'),
   leading: new Set(['comment', 'block_comment', 'annotation']),
   comments: new Set(['comment', 'block_comment']),
+  references: [COMPOUND_TYPES, COMPOUND_MEMBER_CALLS],
   classify: (node, container, ctx) => {
     const unit = rules(node, container, ctx);
     if (unit === null || unit === 'import') return unit;

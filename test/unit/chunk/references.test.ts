@@ -36,6 +36,18 @@ describe('referencedNames', () => {
     expect(names).not.toContain('done');
   });
 
+  it('Rust: paths, compound types and member calls', () => {
+    const names = referencedNames('rust', 'let cache = LruCache::with_capacity(8);\nlet entry = store::load_entry(&key)?;\ncache.put_entry(entry);');
+    expect(names).toEqual(expect.arrayContaining(['LruCache', 'with_capacity', 'store', 'load_entry', 'put_entry']));
+  });
+
+  it('Java and Kotlin: compound types and member calls, not one-word ones', () => {
+    const java = referencedNames('java', 'Order order = orderRepository.findById(id).orElseThrow();\nreturn new OrderView(order.total());');
+    expect(java).toEqual(expect.arrayContaining(['Order', 'OrderView', 'findById', 'orElseThrow']));
+    expect(java).not.toContain('total');
+    expect(referencedNames('kotlin', 'val svc = InvoiceService.inMemory()\nsvc?.settleAll()')).toEqual(expect.arrayContaining(['InvoiceService', 'inMemory', 'settleAll']));
+  });
+
   it('falls back to the shared forms for a language without its own', () => {
     expect(referencedNames(null, 'x = compute_total(items)')).toEqual(['compute_total']);
   });
