@@ -19,4 +19,9 @@ export interface ChunkResult {
 export interface Chunker {
   readonly languages: readonly string[];
   chunk(input: ChunkInput): ChunkResult;
+  /**
+   * Loads, once, what chunking these languages needs and cannot load synchronously (WASM grammars); call it
+   * before `chunk`. Never rejects: a grammar that fails to load fails only its own files (cut into lines).
+   */
+  prepare?(languages: readonly Language[]): Promise<void>;
 }

@@ -35,6 +35,11 @@ export class MultiLanguageChunker implements Chunker {
     this.lines = new LineWindowChunker(options);
   }
 
+  /** Loads the WASM grammars these languages need (see `Chunker.prepare`). */
+  prepare(languages: readonly Language[]): Promise<void> {
+    return this.treeSitter.prepare(languages);
+  }
+
   /** Chunks one file with the chunker of its language. */
   chunk(input: ChunkInput): ChunkResult {
     if (input.language === 'markdown') return this.markdown.chunk(input);

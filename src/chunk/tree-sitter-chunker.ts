@@ -9,6 +9,7 @@ import { SourceText, type Span } from './source-text.js';
 import { finishChunks } from './finish-chunks.js';
 import { SpanTokens } from './span-tokens.js';
 import { splitNodeRun } from './split-large.js';
+import { loadWasmParser, type ParsedTree, type WasmParser } from './wasm-grammar.js';
 import type { Container, Item, Run, Unit, WalkContext } from './symbol-units.js';
 import { estimateTokens, type CountTokens } from './token-estimate.js';
 
@@ -52,12 +53,36 @@ export class TreeSitterChunker implements Chunker {
   private readonly specs: Readonly<Partial<Record<Language, LanguageSpec>>>;
   private readonly count: CountTokens;
   /** A parser per language, or why its grammar failed to load (said once, then its files quietly go by lines). */
-  private readonly parsers = new Map<Language, Parser | { readonly failed: string }>();
+  private readonly parsers = new Map<Language, Parser | WasmParser | { readonly failed: string }>();
+  /** WASM grammars being loaded or loaded by `prepare` (each language at most once). */
+  private readonly wasmLoads = new Map<Language, Promise<void>>();
 
   constructor(private readonly options: TreeSitterChunkerOptions) {
     this.count = options.countTokens ?? estimateTokens;
     this.specs = options.languages ?? TREE_SITTER_LANGUAGES;
     this.languages = Object.keys(this.specs) as Language[];
+  }
+
+  /** Loads the WASM grammars of these languages (default: all with one); never rejects, a failure is said by `chunk`. */
+  async prepare(languages: readonly Language[] = this.languages): Promise<void> {
+    const loads: Array<Promise<void>> = [];
+    for (const language of new Set(languages)) {
+      const wasm = this.specs[language]?.wasm;
+      if (wasm === undefined) continue;
+      let load = this.wasmLoads.get(language);
+      if (load === undefined) {
+        load = (async () => {
+          try {
+            this.parsers.set(language, await loadWasmParser(wasm()));
+          } catch (error) {
+            this.parsers.set(language, { failed: (error as Error).message.split('\n')[0] || 'unknown error' });
+          }
+        })();
+        this.wasmLoads.set(language, load);
+      }
+      loads.push(load);
+    }
+    await Promise.all(loads);
   }
 
   /** Cuts one file into chunks; pure apart from the cached parsers. Never throws. */
@@ -78,7 +103,7 @@ export class TreeSitterChunker implements Chunker {
       const warning = `${input.path}: the ${language} grammar failed to load (${parser.failed}); this and every later ${language} file is cut into line windows`;
       return { chunks: lines.chunks, warnings: first ? [warning] : [] };
     }
-    let tree: Parser.Tree | null;
+    let tree: ParsedTree | null;
     try {
       tree = this.parse(parser, input);
     } catch (error) {
@@ -90,17 +115,20 @@ export class TreeSitterChunker implements Chunker {
     } catch (error) {
       // A chunker bug on one odd file must not lose the file: index it by lines and say so.
       return fallback(`symbol chunking failed: ${(error as Error).message}`);
+    } finally {
+      tree.delete?.();
     }
   }
 
   /** The language's parser, its grammar loaded on first use; a grammar that fails to load fails only its own files. */
-  private parserFor(language: Language): Parser | { readonly failed: string } {
+  private parserFor(language: Language): Parser | WasmParser | { readonly failed: string } {
     const known = this.parsers.get(language);
     if (known !== undefined) return known;
     let made: Parser | { readonly failed: string };
     try {
       const spec = this.specs[language];
       if (spec === undefined) throw new Error(`no tree-sitter grammar for language ${language}`);
+      if (spec.wasm !== undefined) throw new Error('its WASM grammar loads in prepare(), which was not awaited');
       const parser = new Parser();
       parser.setLanguage(spec.grammar() as Parser.Language);
       parser.setTimeoutMicros((this.options.parseTimeoutMs ?? 3000) * 1000);
@@ -112,15 +140,16 @@ export class TreeSitterChunker implements Chunker {
     return made;
   }
 
-  private parse(parser: Parser, input: ChunkInput): Parser.Tree | null {
+  private parse(parser: Parser | WasmParser, input: ChunkInput): ParsedTree | null {
     const text = input.content;
+    if ('wasm' in parser) return parser.parse(text, this.options.parseTimeoutMs ?? 3000);
     // The callback form with small slices: a plain string over 32 Ki chars fails in the 0.21 binding.
     const tree = parser.parse((index: number) => text.slice(index, index + READ_CHUNK_CHARS)) as Parser.Tree | null;
     if (tree === null) parser.reset();
     return tree;
   }
 
-  private chunkTree(input: ChunkInput, tree: Parser.Tree, language: Language): Chunk[] {
+  private chunkTree(input: ChunkInput, tree: ParsedTree, language: Language): Chunk[] {
     const spec = this.specs[language];
     if (spec === undefined) return [];
     const source = new SourceText(input.content);

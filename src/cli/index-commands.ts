@@ -181,6 +181,7 @@ export async function runChunks(io: CliIO, file: string, o: { json?: boolean; te
   const rel = path.relative(process.cwd(), path.resolve(file)).split(path.sep).join('/');
   const language = detectLanguage(rel, content.slice(0, 200).split('\n')[0]) ?? 'text';
   const chunker = new MultiLanguageChunker({ maxTokens: resolveModelSpec(o.model ?? 'all-MiniLM-L6-v2').maxTokens });
+  await chunker.prepare([language]);
   const { chunks, warnings } = chunker.chunk({ path: rel, language, content });
   for (const w of warnings) eprintln(io, `warning: ${w}`);
   if (o.json) {

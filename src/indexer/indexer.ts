@@ -54,6 +54,8 @@ export class Indexer {
     let filesDone = 0;
     const report = (): void =>
       onProgress?.({ phase: 'index', filesDone, filesTotal: files.length, chunksEmbedded: counters.embedded });
+    // Grammars that load asynchronously (WASM) are loaded before the first file is chunked.
+    await this.deps.chunker.prepare?.([...new Set(files.map((f) => f.language))]);
     for (const file of files) {
       if (signal?.aborted) throw new AbortError('Indexing aborted; everything committed so far is kept.');
       const prepared = await this.prepare(file, counters);

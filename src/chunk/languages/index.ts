@@ -4,6 +4,7 @@ import type { LanguageSpec } from './language-spec.js';
 import { python } from './python.js';
 import { javascript, tsx, typescript } from './typescript.js';
 // (more languages: one import per spec file, kept in alphabetical order)
+import { swift } from './swift.js';
 import { bash } from './bash.js';
 import { php } from './php.js';
 import { ruby } from './ruby.js';
@@ -35,5 +36,6 @@ export const TREE_SITTER_LANGUAGES: Readonly<Partial<Record<Language, LanguageSp
   ruby,
   php,
   bash,
+  swift,
   // (more languages: one entry per spec)
 };

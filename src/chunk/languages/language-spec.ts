@@ -31,6 +31,11 @@ export interface DefinitionRule {
 export interface LanguageSpec {
   /** Grammar object handed to `Parser.setLanguage`, loaded on first use (a grammar that fails to load costs only its own files). */
   readonly grammar: () => unknown;
+  /**
+   * Path of a WASM build of the grammar, for a language with no native one here: parsed with web-tree-sitter,
+   * loaded by the chunker's async `prepare()` (its files go by lines until then); `grammar` is then unused.
+   */
+  readonly wasm?: () => string;
   /** Node types glued to the following declaration: comments, and decorators/annotations/attributes. */
   readonly leading: ReadonlySet<string>;
   /** The subset of `leading` that is comments (doc text, same-line trailing comments); the rest are always glued. */
