@@ -3,13 +3,15 @@
  * Usage: npx tsx scripts/bench-chunk.ts <root> [--max-tokens 256] [--max-file-bytes 1048576]
  * Prints files, MB, chunks, seconds, files/s and MB/s for discovery, chunking and both, then one row per language:
  * the chunker's MB/s, tree-sitter's bare parse of the same files (the C parser alone: the ceiling of the symbol
- * chunker), and plain line windows over the same files (what every language but TS/JS got before: the baseline).
+ * chunker; WASM for a language whose grammar is WASM), and plain line windows over the same files (what every
+ * language but TS/JS got before: the baseline).
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import Parser from 'tree-sitter';
 import { chunkByLineWindows, decodeSource, MultiLanguageChunker } from '../src/chunk/index.js';
 import { TREE_SITTER_LANGUAGES } from '../src/chunk/languages/index.js';
+import { loadWasmParser } from '../src/chunk/wasm-grammar.js';
 import { discoverFiles } from '../src/discover/index.js';
 import type { Language } from '../src/types.js';
 
@@ -59,7 +61,8 @@ async function main(): Promise<void> {
     inputs.push({ path: file.path, language: file.language, content: decodeSource(buf), bytes: buf.length });
     readMs += performance.now() - r0;
   }
-  // Warm every grammar once, so a language's row does not carry its grammar's load time.
+  // Load the WASM grammars and warm every grammar once, so a language's row does not carry its grammar's load time.
+  await chunker.prepare([...new Set(inputs.map((i) => i.language))]);
   for (const language of new Set(inputs.map((i) => i.language))) chunker.chunk({ path: `warm.${language}`, language, content: '\n' });
   const rows = new Map<Language, LanguageRow>();
   let chunks = 0;
@@ -83,7 +86,7 @@ async function main(): Promise<void> {
     chunks += result.chunks.length;
     warnings += result.warnings.length;
   }
-  for (const [language, row] of rows) row.parseMs = bareParse(language, inputs.filter((i) => i.language === language));
+  for (const [language, row] of rows) row.parseMs = await bareParse(language, inputs.filter((i) => i.language === language));
   const t2 = performance.now();
   const mb = inputs.reduce((n, i) => n + i.bytes, 0) / (1024 * 1024);
   const s = (ms: number): string => (ms / 1000).toFixed(2);
@@ -115,9 +118,15 @@ async function main(): Promise<void> {
 }
 
 /** Time (best of 3) of tree-sitter's own parse of one language's files, text in memory; -1 without a grammar. */
-function bareParse(language: Language, inputs: ReadonlyArray<{ content: string }>): number {
+async function bareParse(language: Language, inputs: ReadonlyArray<{ content: string }>): Promise<number> {
   const spec = TREE_SITTER_LANGUAGES[language];
   if (spec === undefined) return -1;
+  if (spec.wasm !== undefined) {
+    const wasm = await loadWasmParser(spec.wasm());
+    return bestOf3(() => {
+      for (const { content } of inputs) wasm.parse(content, 60_000)?.delete?.();
+    });
+  }
   const parser = new Parser();
   try {
     parser.setLanguage(spec.grammar() as Parser.Language);
