@@ -1,6 +1,7 @@
 import type { LanguageSpec } from './language-spec.js';
 import { loadGrammar } from './load-grammar.js';
 import { classifyByRules } from './rule-classifier.js';
+import { SHELL_COMMANDS } from './reference-patterns.js';
 
 /**
  * Bash: function definitions (`f() { ... }` and `function f { ... }`) with their `#` comments glued; every other
@@ -10,6 +11,7 @@ export const bash: LanguageSpec = {
   grammar: () => loadGrammar('tree-sitter-bash'),
   leading: new Set(['comment']),
   comments: new Set(['comment']),
+  references: [SHELL_COMMANDS],
   classify: classifyByRules({
     imports: new Set(),
     definitions: {

@@ -3,6 +3,7 @@ import type { Unit } from '../symbol-units.js';
 import type { DefinitionRule, LanguageSpec, SyntaxNode } from './language-spec.js';
 import { loadGrammar } from './load-grammar.js';
 import { classifyByRules, textOf } from './rule-classifier.js';
+import { COMPOUND_MEMBER_CALLS, TAGGED_TYPES } from './reference-patterns.js';
 
 /** Nodes that name what a declarator declares (C and C++). */
 const DECLARED_NAMES = new Set([
@@ -177,6 +178,7 @@ export const c: LanguageSpec = {
   grammar: () => loadGrammar('tree-sitter-c'),
   leading: new Set(['comment']),
   comments: new Set(['comment']),
+  references: [COMPOUND_MEMBER_CALLS, TAGGED_TYPES],
   transparent,
   dialect: (content) => (looksLikeCpp(content) ? 'cpp' : null),
   classify: (node, container, ctx) => withSignatureEnd(byRules(node, container, ctx), node),

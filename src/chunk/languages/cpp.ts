@@ -3,6 +3,7 @@ import { C_DEFINITIONS, PREPROCESSOR_BLOCKS, declared, declaredName, scopeOf, wi
 import type { DefinitionRule, LanguageSpec, SyntaxNode } from './language-spec.js';
 import { loadGrammar } from './load-grammar.js';
 import { classifyByRules, textOf } from './rule-classifier.js';
+import { COMPOUND_MEMBER_CALLS, COMPOUND_TYPES, DECLARED_TYPES, PATH_SEGMENTS, TAGGED_TYPES } from './reference-patterns.js';
 
 const CLASS_SPECIFIERS = new Set(['class_specifier', 'struct_specifier', 'union_specifier']);
 /** Children of a template declaration that are not the templated declaration. */
@@ -139,6 +140,7 @@ export const cpp: LanguageSpec = {
   grammar: () => loadGrammar('tree-sitter-cpp'),
   leading: new Set(['comment']),
   comments: new Set(['comment']),
+  references: [COMPOUND_TYPES, COMPOUND_MEMBER_CALLS, PATH_SEGMENTS, TAGGED_TYPES, DECLARED_TYPES],
   transparent,
   classify,
 };

@@ -1,6 +1,7 @@
 import type { LanguageSpec, SyntaxNode } from './language-spec.js';
 import { loadGrammar } from './load-grammar.js';
 import { classifyByRules, childOfType, fieldText, textOf } from './rule-classifier.js';
+import { COMPOUND_MEMBER_CALLS, COMPOUND_TYPES, CONSTANT_PATHS, PATH_SEGMENTS } from './reference-patterns.js';
 
 const body = (node: SyntaxNode): SyntaxNode | null => node.childForFieldName('body');
 
@@ -39,6 +40,7 @@ export const php: LanguageSpec = {
   grammar: () => (loadGrammar('tree-sitter-php') as { php: unknown }).php,
   leading: new Set(['comment', 'attribute_list']),
   comments: new Set(['comment']),
+  references: [COMPOUND_TYPES, CONSTANT_PATHS, COMPOUND_MEMBER_CALLS, PATH_SEGMENTS],
   transparent,
   classify: classifyByRules({
     imports: new Set(['namespace_use_declaration']),

@@ -15,3 +15,12 @@ export const PATH_SEGMENTS = /\b([A-Za-z_]\w{2,})::/g;
 
 /** Types of declared variables, parameters and fields in C-family syntax: `Order order =`, `List<Line> lines;`, `(User user)`. */
 export const DECLARED_TYPES = /\b([A-Z]\w{2,})(?:<[^<>()]*>)?(?:\[\])?\s+[a-z_]\w*\s*[=;,)]/g;
+
+/** Struct, union, enum and class names C-family code mentions: `struct ring_buffer *`, `enum Color`. */
+export const TAGGED_TYPES = /\b(?:struct|union|enum|class)\s+([A-Za-z_]\w{2,})/g;
+
+/** Ruby and PHP constants reached through `::` or built with `.new`/`new`: `Rack::Request`, `Foo.new`, `new Client(`. */
+export const CONSTANT_PATHS = /\b([A-Z]\w{2,})(?:::|\.new\b)/g;
+
+/** A shell command that may be one of the script's functions: the first word of a line or after `|`, `&&`, `;`, `$(`. */
+export const SHELL_COMMANDS = /(?:^|[|;&]|\$\()\s*([a-z_][\w-]{2,})(?=\s|$|\))/gm;

@@ -2,6 +2,7 @@ import type { Container, Unit, WalkContext } from '../symbol-units.js';
 import type { LanguageSpec, SyntaxNode } from './language-spec.js';
 import { loadGrammar } from './load-grammar.js';
 import { classifyByRules, textOf } from './rule-classifier.js';
+import { COMPOUND_MEMBER_CALLS, CONSTANT_PATHS } from './reference-patterns.js';
 
 /** Calls that load code: dropped like imports. */
 const REQUIRES = new Set(['require', 'require_relative']);
@@ -84,6 +85,7 @@ export const ruby: LanguageSpec = {
   grammar: () => loadGrammar('tree-sitter-ruby'),
   leading: new Set(['comment']),
   comments: new Set(['comment']),
+  references: [CONSTANT_PATHS, COMPOUND_MEMBER_CALLS],
   transparent,
   classify,
 };

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { ChunkKind } from '../../types.js';
 import type { LanguageSpec, SyntaxNode } from './language-spec.js';
 import { classifyByRules, textOf } from './rule-classifier.js';
+import { COMPOUND_MEMBER_CALLS, COMPOUND_TYPES } from './reference-patterns.js';
 
 const require = createRequire(import.meta.url);
 
@@ -45,6 +46,7 @@ export const swift: LanguageSpec = {
   wasm: () => require.resolve('@repomix/tree-sitter-wasms/out/tree-sitter-swift.wasm'),
   leading: new Set(['comment', 'multiline_comment', 'attribute']),
   comments: new Set(['comment', 'multiline_comment']),
+  references: [COMPOUND_TYPES, COMPOUND_MEMBER_CALLS],
   classify: classifyByRules({
     imports: new Set(['import_declaration']),
     definitions: {

@@ -48,6 +48,15 @@ describe('referencedNames', () => {
     expect(referencedNames('kotlin', 'val svc = InvoiceService.inMemory()\nsvc?.settleAll()')).toEqual(expect.arrayContaining(['InvoiceService', 'inMemory', 'settleAll']));
   });
 
+  it('C, C++, Ruby, PHP, Bash and Swift: each language\'s own forms', () => {
+    expect(referencedNames('c', 'struct ring_buffer *rb = ring_new(8);\nrb->write_bytes(x);')).toEqual(expect.arrayContaining(['ring_buffer', 'ring_new', 'write_bytes']));
+    expect(referencedNames('cpp', 'auto cache = store::LruCache<Key>::create(8);')).toEqual(expect.arrayContaining(['store', 'LruCache', 'create']));
+    expect(referencedNames('ruby', 'req = Rack::Request.new(env)\nInvoice.new(lines).total_due')).toEqual(expect.arrayContaining(['Rack', 'Request', 'Invoice']));
+    expect(referencedNames('php', '$user = UserRepository::findActive($id); $view = new ProfileView($user);')).toEqual(expect.arrayContaining(['UserRepository', 'findActive', 'ProfileView']));
+    expect(referencedNames('bash', 'build_image "$tag" && push_image "$tag"\nresult=$(fetch_manifest)')).toEqual(expect.arrayContaining(['build_image', 'push_image', 'fetch_manifest']));
+    expect(referencedNames('swift', 'let store = TokenStore.inMemory()')).toEqual(expect.arrayContaining(['TokenStore', 'inMemory']));
+  });
+
   it('falls back to the shared forms for a language without its own', () => {
     expect(referencedNames(null, 'x = compute_total(items)')).toEqual(['compute_total']);
   });
