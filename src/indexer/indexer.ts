@@ -11,8 +11,10 @@ import type { Chunk, SourceFile } from '../types.js';
 import { lexicalTermsFor } from './lexical-terms.js';
 import { PassCounters, type ProgressListener } from './update-report.js';
 
-/** Chunks to collect before one embed call + commit: bounds memory and the work a crash can lose. */
+/** Chunks to collect before one commit of chunks (searchable by words from then on): bounds memory and lost work. */
 const CHUNKS_PER_COMMIT = 256;
+/** Texts handed to the embedder at once by the filler; their vectors are committed together. */
+const TEXTS_PER_EMBED = 256;
 
 /** A file read, hashed and chunked, waiting for its vectors. */
 interface PreparedFile {
@@ -35,13 +37,16 @@ export interface IndexerDeps {
 
 /**
  * Applies files to the index through the incremental path: size+mtime unchanged -> skip; content hash
- * unchanged -> touch; else chunk, reuse cached vectors by text hash, embed only new texts, commit per batch.
- * Progress is recorded only by the commit that makes it true, so a crash never claims lost work.
+ * unchanged -> touch; else chunk and commit the chunks with the vectors the cache already has, so the file is
+ * searchable by words at once. Texts without a cached vector wait in the catalog's queue, and a filler running
+ * beside the chunking embeds them in batches and commits their vectors. Identical text is embedded once.
+ * Progress is recorded only by the commit that makes it true, so a crash never claims lost work, and a queue left
+ * by an interrupted run is embedded by the next one.
  */
 export class Indexer {
   constructor(private readonly deps: IndexerDeps) {}
 
-  /** Indexes (or re-checks) the given files; `counters` accumulates what happened. */
+  /** Indexes (or re-checks) the given files, then embeds every queued text; `counters` accumulates what happened. */
   async indexFiles(options: {
     files: readonly SourceFile[];
     counters: PassCounters;
@@ -49,32 +54,98 @@ export class Indexer {
     signal?: AbortSignal;
   }): Promise<void> {
     const { files, counters, onProgress, signal } = options;
-    let pending: PreparedFile[] = [];
-    let pendingChunks = 0;
-    let filesDone = 0;
+    const progress = { filesDone: 0, chunksQueued: 0 };
     const report = (): void =>
-      onProgress?.({ phase: 'index', filesDone, filesTotal: files.length, chunksEmbedded: counters.embedded });
+      onProgress?.({
+        phase: 'index', filesDone: progress.filesDone, filesTotal: files.length, chunksEmbedded: counters.embedded,
+        textsWaiting: Math.max(0, progress.chunksQueued - counters.embedded),
+      });
     // Grammars that load asynchronously (WASM) are loaded before the first file is chunked.
     await this.deps.chunker.prepare?.([...new Set(files.map((f) => f.language))]);
-    for (const file of files) {
-      if (signal?.aborted) throw new AbortError('Indexing aborted; everything committed so far is kept.');
-      const prepared = await this.prepare(file, counters);
-      filesDone++;
+    // The two stages run side by side and stop together: the first failure aborts the other, and is the one thrown
+    // (what is committed stays).
+    const stop = new AbortController();
+    const signals = signal === undefined ? stop.signal : AbortSignal.any([signal, stop.signal]);
+    const queue = new WakeUp();
+    let chunkingDone = false;
+    let firstError: unknown;
+    const fail = (error: unknown): void => {
+      firstError ??= error;
+      stop.abort();
+    };
+    const chunking = this.chunkFiles({ files, counters, progress, report, queue, signal: signals }).finally(() => {
+      chunkingDone = true;
+      queue.wake();
+    });
+    const filling = this.fillVectors({ counters, progress, report, queue, signal: signals, isChunkingDone: () => chunkingDone });
+    await Promise.all([chunking.catch(fail), filling.catch(fail)]);
+    if (firstError !== undefined) throw firstError;
+    this.deps.catalog.dropUnusedPendingTexts();
+    report();
+  }
+
+  /** Reads, chunks and commits files (with the vectors the cache has), waking the filler after each commit. */
+  private async chunkFiles(o: {
+    files: readonly SourceFile[];
+    counters: PassCounters;
+    progress: { filesDone: number; chunksQueued: number };
+    report: () => void;
+    queue: WakeUp;
+    signal: AbortSignal;
+  }): Promise<void> {
+    let pending: PreparedFile[] = [];
+    let pendingChunks = 0;
+    const flush = async (): Promise<void> => {
+      o.progress.chunksQueued += await this.commitChunks(pending, o.counters);
+      pending = [];
+      pendingChunks = 0;
+      o.queue.wake();
+      o.report();
+    };
+    for (const file of o.files) {
+      if (o.signal.aborted) throw new AbortError('Indexing aborted; everything committed so far is kept.');
+      const prepared = await this.prepare(file, o.counters);
+      o.progress.filesDone++;
       if (prepared) {
         pending.push(prepared);
         pendingChunks += prepared.chunks.length;
       }
-      if (pendingChunks >= CHUNKS_PER_COMMIT) {
-        await this.commit(pending, counters, signal);
-        pending = [];
-        pendingChunks = 0;
-        report();
-      } else if (filesDone % 50 === 0) {
-        report();
-      }
+      if (pendingChunks >= CHUNKS_PER_COMMIT) await flush();
+      else if (o.progress.filesDone % 50 === 0) o.report();
     }
-    if (pending.length > 0) await this.commit(pending, counters, signal);
-    report();
+    if (pending.length > 0) await flush();
+  }
+
+  /**
+   * Embeds queued texts in batches and commits their vectors until the queue is empty and chunking is done
+   * (waiting for chunking when the queue runs dry before that). Starts with what an interrupted run left.
+   */
+  private async fillVectors(o: {
+    counters: PassCounters;
+    progress: { filesDone: number; chunksQueued: number };
+    report: () => void;
+    queue: WakeUp;
+    signal: AbortSignal;
+    isChunkingDone: () => boolean;
+  }): Promise<void> {
+    const { catalog, vectors } = this.deps;
+    for (;;) {
+      if (o.signal.aborted) throw new AbortError('Indexing aborted; everything committed so far is kept.');
+      const batch = catalog.pendingTexts(TEXTS_PER_EMBED);
+      if (batch.length === 0) {
+        if (o.isChunkingDone()) return;
+        await o.queue.next(o.signal);
+        continue;
+      }
+      const embedder = await this.deps.embedder();
+      const embedded = await embedder.embed(batch.map((t) => t.embedText), o.signal);
+      const fresh = new Map(batch.map((t, i) => [t.hash, embedded[i]!]));
+      const rows = catalog.storePendingVectors(fresh, embedder.revision);
+      vectors.upsert(rows.map((r) => ({ rowId: r.rowId, vector: fresh.get(r.hash)! })));
+      o.counters.embedded += batch.length;
+      o.progress.chunksQueued = Math.max(o.progress.chunksQueued, o.counters.embedded);
+      o.report();
+    }
   }
 
   /** Removes files (relative paths) from the catalog and the vector store; returns how many were indexed. */
@@ -120,26 +191,20 @@ export class Indexer {
     return { file: { ...file, sizeBytes: bytes.length }, contentHash, chunks };
   }
 
-  /** Embeds the texts not in the cache, then writes each file in its own transaction. */
-  private async commit(batch: readonly PreparedFile[], counters: PassCounters, signal?: AbortSignal): Promise<void> {
+  /**
+   * Writes each file in its own transaction with the vectors the cache holds; texts without one are queued for the
+   * filler. Returns how many distinct texts were queued.
+   */
+  private async commitChunks(batch: readonly PreparedFile[], counters: PassCounters): Promise<number> {
     const { catalog, vectors } = this.deps;
     const embedder = await this.deps.embedder();
     const texts = new Map<string, string>();
     for (const p of batch) for (const c of p.chunks) texts.set(c.hash, c.embedText);
     const cached = catalog.cachedVectors([...texts.keys()], embedder.revision);
-    const missing = [...texts.keys()].filter((h) => !cached.has(h));
-    const fresh = new Map<string, Float32Array>();
-    if (missing.length > 0) {
-      const embedded = await embedder.embed(missing.map((h) => texts.get(h)!), signal);
-      missing.forEach((h, i) => fresh.set(h, embedded[i]!));
-      counters.embedded += missing.length;
-    }
+    const queued = new Set<string>();
     for (const p of batch) {
-      const own = new Map<string, Float32Array>();
-      for (const c of p.chunks) {
-        const v = fresh.get(c.hash);
-        if (v) own.set(c.hash, v);
-      }
+      const waiting = new Map<string, string>();
+      for (const c of p.chunks) if (!cached.has(c.hash)) waiting.set(c.hash, c.embedText);
       const result = catalog.replaceFile({
         path: p.file.path,
         size: p.file.sizeBytes,
@@ -147,18 +212,40 @@ export class Indexer {
         contentHash: p.contentHash,
         language: p.file.language,
         chunks: p.chunks.map((c) => ({ ...c, lexicalTerms: lexicalTermsFor(c) })),
-        vectors: own,
+        vectors: new Map(),
+        pending: waiting,
         revision: embedder.revision,
       });
       vectors.remove(result.removedRowIds);
-      vectors.upsert(result.added.map((a) => ({ rowId: a.rowId, vector: (fresh.get(a.hash) ?? cached.get(a.hash))! })));
-      counters.reused += result.added.filter((a) => !fresh.has(a.hash)).length;
+      const known = result.added.filter((a) => cached.has(a.hash));
+      vectors.upsert(known.map((a) => ({ rowId: a.rowId, vector: cached.get(a.hash)! })));
+      counters.reused += known.length;
       counters.filesChanged++;
-      // A text embedded for this file is in the cache now; later files of the batch reuse it.
-      for (const [h, v] of own) {
-        cached.set(h, v);
-        fresh.delete(h);
-      }
+      for (const h of waiting.keys()) queued.add(h);
     }
+    return queued.size;
+  }
+}
+
+/** A wake-up call between the chunking and the filler: `next` resolves at the next `wake` (or on abort). */
+class WakeUp {
+  private waiting: Array<() => void> = [];
+
+  wake(): void {
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const resolve of waiting) resolve();
+  }
+
+  next(signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      if (signal.aborted) return resolve();
+      const done = (): void => {
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      this.waiting.push(done);
+      signal.addEventListener('abort', done, { once: true });
+    });
   }
 }

@@ -26,6 +26,8 @@ export interface UpdateProgress {
   readonly filesDone: number;
   readonly filesTotal: number;
   readonly chunksEmbedded: number;
+  /** Texts written to the index whose vectors are still being made (searchable by words until then). */
+  readonly textsWaiting?: number;
   readonly message?: string;
 }
 

@@ -5,6 +5,7 @@ import { ConfigError, IndexCorruptError, IndexMismatchError } from '../errors.js
 import { snapshotCatalog, type CatalogSnapshot } from './catalog-snapshot.js';
 import { catalogFileStamp, matchesCheckStamp, recordCheckStamp } from './check-stamp.js';
 import { createPrivateFileSync, makePrivateDirSync } from './private-files.js';
+import { PENDING_TEXTS_DDL } from './pending-texts.js';
 import { createSchema, isEmptyDatabase, readSchemaVersion, SCHEMA_VERSION } from './schema.js';
 
 /** File name of the catalog inside an index directory. */
@@ -119,7 +120,10 @@ function ensureSchema(db: Database.Database, at: { indexDir: string; path: strin
   const version = readSchemaVersion(db);
   if (version === SCHEMA_VERSION) {
     // Indexes added within a schema version are created on open (a no-op once present).
-    if (!at.readonly) db.exec('CREATE INDEX IF NOT EXISTS chunks_symbol ON chunks(symbol)');
+    if (!at.readonly) {
+      db.exec('CREATE INDEX IF NOT EXISTS chunks_symbol ON chunks(symbol)');
+      db.exec(PENDING_TEXTS_DDL);
+    }
     return;
   }
   if (version === null && isEmptyDatabase(db)) {

@@ -73,6 +73,8 @@ export interface ReplaceFileInput {
   readonly chunks: readonly ChunkInput[];
   /** Vectors embedded for this file that are not in the cache yet, by chunk hash. */
   readonly vectors: ReadonlyMap<string, Float32Array>;
+  /** Texts (embedText by chunk hash) with neither a cached nor a given vector: queued for the embedder. */
+  readonly pending?: ReadonlyMap<string, string>;
   /** Model revision the vectors belong to. */
   readonly revision: string;
 }

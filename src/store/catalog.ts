@@ -9,6 +9,7 @@ import type {
 } from './catalog-types.js';
 import { checkCatalogIntegrity, sqliteIntegrityProblems } from './catalog-integrity.js';
 import { rowPaths, searchChunksFts } from './lexical-search.js';
+import { dropUnusedPendingTexts, hasPendingTable, nextPendingTexts, pendingChunkCount, storePendingVectors } from './pending-texts.js';
 import { bumpGeneration, deleteChunkRows, replaceFileRows } from './replace-file.js';
 import { blobToVector } from './vector-codec.js';
 import { documentFrequencies, symbolPaths, symbolRowIds } from './term-stats.js';
@@ -320,12 +321,51 @@ export class Catalog {
     return rows.map((row) => ({ rowId: row.id, vector: this.decode(row.vector) }));
   }
 
-  /** Live chunks that have no cached vector under `revision` (should be none). */
+  /**
+   * Live chunks that have no cached vector under `revision` and are not queued for the embedder (should be none:
+   * a chunk written before its vector is queued, see {@link pendingTexts}).
+   */
   missingVectors(revision: string): Array<{ rowId: number; hash: string }> {
+    const queued = this.hasQueue() ? 'AND NOT EXISTS (SELECT 1 FROM pending_texts p WHERE p.text_hash = c.text_hash)' : '';
     return this.sql(
       `SELECT c.id AS rowId, c.text_hash AS hash FROM chunks c
-       WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.text_hash = c.text_hash AND e.revision = ?) ORDER BY c.id`,
+       WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.text_hash = c.text_hash AND e.revision = ?) ${queued} ORDER BY c.id`,
     ).all(revision) as Array<{ rowId: number; hash: string }>;
+  }
+
+  /** Up to `limit` texts waiting for their vectors (written to the index before them), oldest first. */
+  pendingTexts(limit: number): Array<{ hash: string; embedText: string }> {
+    return this.hasQueue() ? nextPendingTexts(this.db, limit) : [];
+  }
+
+  /**
+   * Caches vectors of queued texts and dequeues them in one transaction (bumping the generation, so readers pick
+   * the vectors up); returns the chunk rows that use them, for the vector index.
+   */
+  storePendingVectors(vectors: ReadonlyMap<string, Float32Array>, revision: string): Array<{ rowId: number; hash: string }> {
+    if (vectors.size === 0) return [];
+    return this.db.transaction(() => {
+      const rows = storePendingVectors(this.db, vectors, revision, Date.now());
+      bumpGeneration(this.db);
+      return rows;
+    })();
+  }
+
+  /** Drops queued texts no live chunk uses any more; returns how many. */
+  dropUnusedPendingTexts(): number {
+    return this.hasQueue() ? dropUnusedPendingTexts(this.db) : 0;
+  }
+
+  /** Live chunks whose vectors are still being made: found by words only until then. */
+  pendingChunkCount(): number {
+    return this.hasQueue() ? pendingChunkCount(this.db) : 0;
+  }
+
+  private queueKnown: boolean | undefined;
+
+  private hasQueue(): boolean {
+    this.queueKnown ??= hasPendingTable(this.db);
+    return this.queueKnown;
   }
 
   /** Row ids of every live chunk, ascending. */

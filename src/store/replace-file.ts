@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { ChunkInput, ReplaceFileInput, ReplaceFileResult } from './catalog-types.js';
+import { queueTexts } from './pending-texts.js';
 import { vectorToBlob } from './vector-codec.js';
 
 interface OldChunk {
@@ -79,6 +80,7 @@ export function replaceFileRows(db: Database.Database, input: ReplaceFileInput, 
   const removedRowIds = [...pool.values()].flat().map((row) => row.id);
   deleteChunkRows(db, removedRowIds);
   storeVectors(db, input, now);
+  queueTexts(db, input.pending ?? new Map(), now);
   if (added.length > 0 || removedRowIds.length > 0 || moved > 0) bumpGeneration(db);
   return { removedRowIds, added, keptCount };
 }

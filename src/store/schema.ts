@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { PENDING_TEXTS_DDL } from './pending-texts.js';
 
 /**
  * Version of the catalog's table layout. Bump it on any incompatible change; a catalog with another
@@ -71,6 +72,7 @@ CREATE VIRTUAL TABLE chunks_fts USING fts5(
 /** Creates every table of an empty catalog and records the schema version and generation 0. */
 export function createSchema(db: Database.Database): void {
   db.exec(DDL);
+  db.exec(PENDING_TEXTS_DDL);
   const insert = db.prepare('INSERT INTO manifest (key, value) VALUES (?, ?)');
   insert.run('schemaVersion', String(SCHEMA_VERSION));
   insert.run('generation', '0');
