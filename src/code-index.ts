@@ -66,6 +66,8 @@ export interface IndexStats {
   readonly chunks: number;
   readonly vectors: number;
   readonly cachedVectors: number;
+  /** Chunks written before their vectors (a build in progress, or one interrupted): found by words only until embedded. */
+  readonly chunksWaiting: number;
   readonly bytesOnDisk: number;
   readonly createdAt: string | null;
   readonly updatedAt: string | null;
@@ -291,6 +293,7 @@ export class CodeIndex {
       chunks: s.chunks,
       vectors: this.vectors.size,
       cachedVectors: s.cachedVectors,
+      chunksWaiting: this.catalog.pendingChunkCount(),
       bytesOnDisk: s.dbBytes + this.vectors.bytesOnDisk(),
       createdAt: m?.createdAt ?? null,
       updatedAt: m?.updatedAt ?? null,

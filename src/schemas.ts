@@ -48,6 +48,7 @@ export const SearchOutput = z
     tokenBudget: count.optional().describe('search_code: the budget for code, in approximate tokens (chars / 4)'),
     tokensUsed: count.optional().describe('search_code: approximate tokens of the code returned'),
     truncated: z.boolean().optional().describe('search_code: true when some hit\'s code was left out or cut to fit the budget'),
+    chunksWaiting: count.optional().describe('only while chunks wait for their vectors (a build in progress or interrupted): how many; those are found by their words only'),
   })
   .describe('hits, best first');
 
@@ -62,6 +63,7 @@ const IndexStatsShape = z.object({
   chunks: count,
   vectors: count,
   cachedVectors: count,
+  chunksWaiting: count.describe('chunks written before their vectors (a build in progress or interrupted): found by their words only until embedded; codescout index finishes them'),
   bytesOnDisk: count,
   createdAt: z.string().nullable().describe('ISO 8601'),
   updatedAt: z.string().nullable().describe('ISO 8601'),

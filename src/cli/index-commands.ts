@@ -79,6 +79,7 @@ export async function runStatus(io: CliIO, root: string | undefined, o: IndexCli
       println(io, `model:    ${s.model ?? '(none yet)'}${s.dimension ? ` (${s.dimension}d)` : ''}`);
       println(io, `files:    ${s.files}`);
       println(io, `chunks:   ${s.chunks} (${s.vectors} vectors, ${s.cachedVectors} cached embeddings)`);
+      if (s.chunksWaiting > 0) println(io, `waiting:  ${s.chunksWaiting} chunks not embedded yet (found by their words until then; codescout index finishes them)`);
       println(io, `on disk:  ${(s.bytesOnDisk / 1024 / 1024).toFixed(1)} MiB`);
       println(io, `updated:  ${s.updatedAt ?? 'never'}`);
       println(io, `state:    ${s.indexState}${s.resetReason === null ? '' : ` (${s.resetReason})`}`);
@@ -108,6 +109,16 @@ function notReadyWarning(index: CodeIndex): { indexState: 'empty' | 'reset'; war
   return {
     indexState,
     warning: `The index at ${index.indexDir} was reset and is not rebuilt yet, so results are missing (${resetReason}). Run: codescout index ${index.config.root}`,
+  };
+}
+
+/** A note for people while chunks wait for their vectors (a build in progress or interrupted); null when none wait. */
+export function waitingNote(index: CodeIndex): { chunksWaiting: number; note: string } | null {
+  const { chunksWaiting, chunks } = index.stats();
+  if (chunksWaiting === 0) return null;
+  return {
+    chunksWaiting,
+    note: `note: ${chunksWaiting} of ${chunks} chunks are not embedded yet (the index is being built, or a build was stopped: codescout index finishes it); they are found by their words only until then.`,
   };
 }
 
@@ -147,11 +158,14 @@ export async function runSearch(io: CliIO, text: string, o: SearchCliOptions): P
     const found = await index.search(text, { k: asked, mode, include: o.include, exclude: o.exclude });
     const hits = threshold === undefined ? found : found.filter((h) => h.similarity === undefined || h.similarity >= threshold);
     const notReady = notReadyWarning(index);
+    const waiting = mode === 'lexical' ? null : waitingNote(index);
+    if (waiting !== null) eprintln(io, waiting.note);
     if (o.json) {
       const rows = hits.map(({ path: p, startLine, endLine, symbol, kind, score, similarity, text: code }) => ({
         path: p, startLine, endLine, symbol, kind, score, ...(similarity === undefined ? {} : { similarity }), ...(o.text ? { text: code } : {}),
       }));
-      printJson(io, notReady === null ? { hits: rows } : { hits: rows, ...notReady });
+      const extra = waiting === null ? {} : { chunksWaiting: waiting.chunksWaiting };
+      printJson(io, notReady === null ? { hits: rows, ...extra } : { hits: rows, ...notReady, ...extra });
     } else if (hits.length === 0) {
       const none = found.length > 0 ? `No results with similarity >= ${threshold}.` : 'No results.';
       println(io, notReady?.indexState === 'empty' ? notReady.warning : none);

@@ -8,7 +8,7 @@ import type { Task } from '../retrieve/task.js';
 import { judgeCycle, JUDGE_COMMAND_LIMITS } from './judge-command.js';
 import { retrieve } from '../retrieve/retrieve.js';
 import type { ResultFile, RetrievalResult } from '../retrieve/retrieval-result.js';
-import { indexOptions, parsePositiveInt, printNotes, type IndexCliOptions } from './index-commands.js';
+import { indexOptions, parsePositiveInt, printNotes, waitingNote, type IndexCliOptions } from './index-commands.js';
 import { eprintln, printJson, println, type CliIO } from './output.js';
 
 /** Longest `--judge-timeout`, in seconds (a day; Node's timers overflow past 24.8 days). */
@@ -39,6 +39,8 @@ export async function runQuery(io: CliIO, text: string, o: QueryCliOptions): Pro
   const index = await openIndex(indexOptions(o.root, o));
   try {
     printNotes(io, index);
+    const waiting = waitingNote(index);
+    if (waiting !== null) eprintln(io, waiting.note);
     const task = { text, keywords: o.keywords, patterns: o.patterns, excludes: o.exclude, maxCycles };
     // Down to the tangential band, so people see near misses; the JSON keeps the documented related band.
     const relatedThreshold = LOW_RELEVANCE;

@@ -38,8 +38,8 @@ export interface IndexerDeps {
 /**
  * Applies files to the index through the incremental path: size+mtime unchanged -> skip; content hash
  * unchanged -> touch; else chunk and commit the chunks with the vectors the cache already has, so the file is
- * searchable by words at once. Texts without a cached vector wait in the catalog's queue, and a filler running
- * beside the chunking embeds them in batches and commits their vectors. Identical text is embedded once.
+ * searchable by words at once. Texts without a cached vector wait in the catalog's queue, and a filler embeds them
+ * in batches once the files are committed and commits their vectors. Identical text is embedded once.
  * Progress is recorded only by the commit that makes it true, so a crash never claims lost work, and a queue left
  * by an interrupted run is embedded by the next one.
  */
@@ -117,8 +117,8 @@ export class Indexer {
   }
 
   /**
-   * Embeds queued texts in batches and commits their vectors until the queue is empty and chunking is done
-   * (waiting for chunking when the queue runs dry before that). Starts with what an interrupted run left.
+   * Embeds queued texts in batches and commits their vectors until the queue is empty, once chunking is done.
+   * Embeds what an interrupted run left as well.
    */
   private async fillVectors(o: {
     counters: PassCounters;
@@ -131,12 +131,15 @@ export class Indexer {
     const { catalog, vectors } = this.deps;
     for (;;) {
       if (o.signal.aborted) throw new AbortError('Indexing aborted; everything committed so far is kept.');
-      const batch = catalog.pendingTexts(TEXTS_PER_EMBED);
-      if (batch.length === 0) {
-        if (o.isChunkingDone()) return;
+      // Words first: inference holds the event loop for each forward pass (measured: one timer turn per text), so
+      // embedding beside the chunking would slow the chunking to the embedder's pace. The filler waits until every
+      // file is committed — searchable by words within the chunker's time (MB/s, not chunks/s) — then embeds.
+      if (!o.isChunkingDone()) {
         await o.queue.next(o.signal);
         continue;
       }
+      const batch = catalog.pendingTexts(TEXTS_PER_EMBED);
+      if (batch.length === 0) return;
       const embedder = await this.deps.embedder();
       const embedded = await embedder.embed(batch.map((t) => t.embedText), o.signal);
       const fresh = new Map(batch.map((t, i) => [t.hash, embedded[i]!]));

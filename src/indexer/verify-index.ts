@@ -34,7 +34,9 @@ export function verifyIndex({ catalog, vectors, model, revision }: VerifyInput):
     problems.push(`vectors: reflect generation ${vectors.generation}, newer than the catalog's ${catalog.generation()}`);
   }
   const labels = new Set(vectors.rowIds());
-  const missing = live.filter((id) => !labels.has(id));
+  // Chunks queued for the embedder have no vector yet by design (a build in progress or interrupted): not damage.
+  const waiting = new Set(catalog.waitingRowIds());
+  const missing = live.filter((id) => !labels.has(id) && !waiting.has(id));
   const liveSet = new Set(live);
   const extra = [...labels].filter((id) => !liveSet.has(id));
   if (missing.length > 0) problems.push(`vectors: ${missing.length} chunks have no vector in the HNSW index`);

@@ -356,6 +356,13 @@ export class Catalog {
     return this.hasQueue() ? dropUnusedPendingTexts(this.db) : 0;
   }
 
+  /** Row ids of the live chunks whose vectors are still being made. */
+  waitingRowIds(): number[] {
+    if (!this.hasQueue()) return [];
+    return this.sql('SELECT c.id FROM chunks c WHERE EXISTS (SELECT 1 FROM pending_texts p WHERE p.text_hash = c.text_hash) ORDER BY c.id')
+      .pluck().all() as number[];
+  }
+
   /** Live chunks whose vectors are still being made: found by words only until then. */
   pendingChunkCount(): number {
     return this.hasQueue() ? pendingChunkCount(this.db) : 0;

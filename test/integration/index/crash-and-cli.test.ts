@@ -49,9 +49,11 @@ describe('indexing survives SIGKILL and the CLI reports in JSON', () => {
 
     const reopened = await openIndex({ root: tree.root, cacheDir: tree.cacheDir, offline: true });
     expect(reopened.verify()).toEqual([]);
-    const partial = reopened.stats().files;
-    expect(partial).toBeGreaterThan(0);
-    expect(partial).toBeLessThan(160);
+    // Killed while embedding: every file was committed first (searchable by words), part of the vectors were not.
+    const partial = reopened.stats();
+    expect(partial.files).toBeGreaterThan(0);
+    expect(partial.chunksWaiting).toBeGreaterThan(0);
+    expect(partial.vectors).toBeLessThan(partial.chunks);
     const finished = await reopened.update();
     expect(finished.files).toBe(160);
     expect(finished.embedded).toBeLessThan(finished.chunks); // committed work was kept, not redone

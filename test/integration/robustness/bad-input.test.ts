@@ -134,9 +134,10 @@ describe('the other exit codes of the README table', () => {
       expect(stderr).not.toMatch(STACK_FRAME);
       const status = await runCli(['status', big.root, '--cache-dir', big.cacheDir, '--verify', '--json']);
       expect(status.code, status.stdout).toBe(0);
-      const { files } = JSON.parse(status.stdout) as { files: number };
+      const { files, chunksWaiting } = JSON.parse(status.stdout) as { files: number; chunksWaiting: number };
       expect(files).toBeGreaterThan(0);
-      expect(files).toBeLessThan(300);
+      // Stopped before the end: files not yet read, or (files first, vectors behind) chunks still waiting for vectors.
+      expect(files < 300 || chunksWaiting > 0).toBe(true);
     } finally {
       await big.dispose();
     }

@@ -14,7 +14,7 @@ const cycle = {
 };
 const stats = {
   root: '/r', indexDir: '/r/index-cache/r-1', model: 'all-MiniLM-L6-v2', dimension: 384, revision: 'abc', files: 6, chunks: 14,
-  vectors: 14, cachedVectors: 14, bytesOnDisk: 4096, createdAt: '2025-01-01T00:00:00.000Z', updatedAt: '2025-01-01T00:00:00.000Z', schemaVersion: 1,
+  vectors: 14, cachedVectors: 14, chunksWaiting: 0, bytesOnDisk: 4096, createdAt: '2025-01-01T00:00:00.000Z', updatedAt: '2025-01-01T00:00:00.000Z', schemaVersion: 1,
   indexState: 'ready', resetReason: null,
 };
 
