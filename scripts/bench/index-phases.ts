@@ -15,6 +15,10 @@ export interface BuildResult {
   /** CPU time of the same (ms). */
   readonly buildCpuMs: number;
   readonly peakRssBytes: number;
+  /** From the start of update() to the first commit of chunks (the first file searchable by words), ms. */
+  readonly firstWordsMs: number | null;
+  /** From the start of update() to every file committed (all searchable by words; vectors follow), ms. */
+  readonly allWordsMs: number | null;
   /** Catalog + HNSW file after the vectors were flushed. */
   readonly bytesOnDisk: number;
 }
@@ -23,10 +27,25 @@ export interface BuildResult {
 export async function buildFresh(index: CodeIndex): Promise<BuildResult> {
   const load = await timed(() => index.embedder());
   const sampler = new RssSampler().start();
-  const build = await timed(() => index.update());
+  let firstWordsMs: number | null = null;
+  let allWordsMs: number | null = null;
+  const started = performance.now();
+  const build = await timed(() =>
+    index.update({
+      onProgress: (p) => {
+        if (p.phase !== 'index') return;
+        // A report with chunks waiting or embedded comes right after a commit of chunks.
+        if (firstWordsMs === null && ((p.textsWaiting ?? 0) > 0 || p.chunksEmbedded > 0)) firstWordsMs = performance.now() - started;
+        if (allWordsMs === null && p.filesTotal > 0 && p.filesDone === p.filesTotal) allWordsMs = performance.now() - started;
+      },
+    }),
+  );
   await index.flush();
   const peakRssBytes = sampler.stop();
-  return { report: build.value, modelLoadMs: load.ms, buildMs: build.ms, buildCpuMs: build.cpuMs, peakRssBytes, bytesOnDisk: index.stats().bytesOnDisk };
+  return {
+    report: build.value, modelLoadMs: load.ms, buildMs: build.ms, buildCpuMs: build.cpuMs, peakRssBytes, firstWordsMs, allWordsMs,
+    bytesOnDisk: index.stats().bytesOnDisk,
+  };
 }
 
 /** A second update() with nothing changed (ms). */

@@ -30,6 +30,8 @@ export function buildRows(index: CodeIndex, build: BuildResult, alone: EmbedThro
   const wal = statSync(path.join(index.indexDir, 'catalog.sqlite-wal'), { throwIfNoEntry: false })?.size ?? 0;
   return [
     ['model load', fmtMs(build.modelLoadMs), index.config.model.id],
+    ['first file searchable by words', build.firstWordsMs === null ? 'n/a' : `${(build.firstWordsMs / 1000).toFixed(2)} s`, 'from the start of the build: the first commit of chunks'],
+    ['all files searchable by words', build.allWordsMs === null ? 'n/a' : `${(build.allWordsMs / 1000).toFixed(2)} s`, 'every file chunked and committed; vectors follow'],
     ['full build', `${(build.buildMs / 1000).toFixed(2)} s`, `${embedded} embedded, ${build.report.reused} reused, ${build.report.skipped.length} skipped; CPU ${(build.buildCpuMs / 1000).toFixed(1)} s`],
     ['build throughput', `${buildRate.toFixed(1)} chunks/s`, `${chunksPerSecond(embedded, build.buildMs).toFixed(1)} embedded texts/s`],
     ...embedRows(alone),
