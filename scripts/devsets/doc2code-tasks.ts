@@ -7,21 +7,10 @@
  */
 import { createHash } from 'node:crypto';
 import { queryOf } from './query-text.js';
+import type { Doc2CodeCandidate, SymbolGold } from '../train/doc2code.js';
 import type { DocumentedSymbol } from './symbols.js';
 
-/** A gold location of a doc2code task. */
-export interface SymbolGold {
-  readonly path: string;
-  readonly symbol: string;
-  readonly startLine: number;
-  readonly endLine: number;
-}
-
-/** A task before its id is given. */
-export interface Doc2CodeCandidate {
-  readonly query: string;
-  readonly gold: SymbolGold[];
-}
+export type { Doc2CodeCandidate, SymbolGold };
 
 /** How many symbols each rule kept or dropped, for the build summary. */
 export interface BuildCounts {
