@@ -4,8 +4,10 @@ import { modelFetch, modelList } from './cli/model-command.js';
 import { runQuery } from './cli/query-command.js';
 import { runWatch } from './cli/watch-command.js';
 import { runMcp } from './cli/mcp-command.js';
+import { runDoctor } from './cli/doctor-command.js';
 import { packageVersion } from './cli/package-version.js';
 import { toKnownError } from './cli/known-errors.js';
+import { rootArgument } from './cli/root-arg.js';
 import { eprintLines, eprintln, escapeControl, type CliIO } from './cli/output.js';
 
 /** Exit code for bad usage (unknown flag, bad option value). */
@@ -43,6 +45,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
   program
     .command('index [root]')
     .description('build or update the index of a folder (default: the current folder)')
+    .option('--root <dir>', 'the folder (same as the [root] argument)')
     .option('--cache-dir <dir>', 'where indexes live (default: <root>/index-cache; env CODESCOUT_CACHE_DIR)')
     .option('--model <id>', 'embedding model id (see: codescout model list)')
     .option('--model-dir <dir>', 'load the model from this folder')
@@ -51,15 +54,16 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--rebuild', 'discard the existing index and build it again')
     .option('--no-progress', 'no progress output')
     .option('--json', 'print a JSON summary')
-    .action(async (root: string | undefined, opts) => setExit(await runIndex(io, root, opts)));
+    .action(async (root: string | undefined, opts) => setExit(await runIndex(io, rootArgument(root, opts.root), opts)));
   program
     .command('status [root]')
     .description('show what an index holds')
+    .option('--root <dir>', 'the folder (same as the [root] argument)')
     .option('--cache-dir <dir>', 'where indexes live')
     .option('--model <id>', 'embedding model id')
     .option('--verify', 'check the index end to end; exit 6 when a problem is found')
     .option('--json', 'machine-readable output')
-    .action(async (root: string | undefined, opts) => setExit(await runStatus(io, root, opts)));
+    .action(async (root: string | undefined, opts) => setExit(await runStatus(io, rootArgument(root, opts.root), opts)));
   program
     .command('search <text>')
     .description('one-shot search (vector, lexical or hybrid)')
@@ -79,11 +83,12 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
   program
     .command('watch [root]')
     .description('keep the index current while you work (Ctrl-C to stop)')
+    .option('--root <dir>', 'the folder (same as the [root] argument)')
     .option('--cache-dir <dir>', 'where indexes live')
     .option('--model <id>', 'embedding model id')
     .option('--poll', 'poll the file system instead of OS events')
     .option('--json', 'one JSON line per event')
-    .action(async (root: string | undefined, opts) => setExit(await runWatch(io, root, opts)));
+    .action(async (root: string | undefined, opts) => setExit(await runWatch(io, rootArgument(root, opts.root), opts)));
   program
     .command('query <text>')
     .description('the iterative retrieval loop: search, evaluate, refine, up to --max-cycles times')
@@ -103,11 +108,12 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
   program
     .command('mcp [root]')
     .description('serve the index to MCP clients over stdio (tools: retrieve_context, search_code, index_status, reindex)')
+    .option('--root <dir>', 'the folder (same as the [root] argument)')
     .option('--cache-dir <dir>', 'where indexes live')
     .option('--model <id>', 'embedding model id')
     .option('--model-dir <dir>', 'load the model from this folder')
     .option('--no-watch', 'do not keep the index live with a file watcher')
-    .action(async (root: string | undefined, opts) => setExit(await runMcp(io, root, opts)));
+    .action(async (root: string | undefined, opts) => setExit(await runMcp(io, rootArgument(root, opts.root), opts)));
   program
     .command('chunks <file>')
     .description('print the chunk records of one file')
@@ -115,6 +121,17 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--model <id>', 'model whose token budget applies')
     .option('--json', 'machine-readable output')
     .action(async (file: string, opts) => setExit(await runChunks(io, file, opts)));
+
+  program
+    .command('doctor [root]')
+    .description('check Node, the native modules and grammars, the model, the writable folders and the index; exit 2 on a problem')
+    .option('--root <dir>', 'the folder (same as the [root] argument)')
+    .option('--cache-dir <dir>', 'where indexes live')
+    .option('--model <id>', 'embedding model id')
+    .option('--model-dir <dir>', 'load the model from this folder')
+    .option('--models-dir <dir>', 'shared models folder')
+    .option('--json', 'machine-readable output')
+    .action(async (root: string | undefined, opts) => setExit(await runDoctor(io, rootArgument(root, opts.root), opts)));
 
   const model = program.command('model').description('provision and list embedding models');
   model

@@ -256,8 +256,27 @@ export const WatchEventOutput = z.discriminatedUnion('event', [
     files: count,
     chunks: count,
     ms: count,
+    paths: z
+      .object({ changed: z.array(relPath), removed: z.array(relPath) })
+      .optional()
+      .describe('the root-relative paths of the batch; absent for a full pass (a rescan)'),
   }),
 ]);
+
+/** One check of `doctor --json`. */
+const DoctorCheck = z.object({
+  id: z.string().min(1).describe('stable name of the check: node, native:<module>, grammar:<language>, model, models-dir, cache-dir, index'),
+  status: z.enum(['ok', 'problem', 'skipped']),
+  detail: z.string().describe('what was found'),
+  fix: z.string().optional().describe('what to do about a problem'),
+});
+
+/** `doctor --json`. */
+export const DoctorOutput = z.object({
+  ok: z.boolean().describe('true when no check found a problem'),
+  root: z.string(),
+  checks: z.array(DoctorCheck),
+});
 
 /** The zod form of every contract, keyed like {@link SCHEMAS}. */
 export const OUTPUT_SCHEMAS = Object.freeze({
@@ -268,6 +287,7 @@ export const OUTPUT_SCHEMAS = Object.freeze({
   modelFetch: ModelFetchOutput,
   modelList: ModelListOutput,
   watchEvent: WatchEventOutput,
+  doctor: DoctorOutput,
   retrieveContext: RetrieveContextOutput,
   judgeContext: RetrieveContextOutput,
   judgeRequest: JudgeRequest,
@@ -288,6 +308,7 @@ const TITLES: Record<SchemaName, string> = {
   modelFetch: 'codescout model fetch --json',
   modelList: 'codescout model list --json',
   watchEvent: 'codescout watch --json (one line)',
+  doctor: 'codescout doctor --json',
   retrieveContext: 'MCP tool retrieve_context (structuredContent)',
   judgeContext: 'MCP tool judge_context (structuredContent)',
   judgeRequest: 'codescout query --judge-cmd: the document on the command\'s stdin',

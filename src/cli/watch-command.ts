@@ -1,7 +1,17 @@
-import { openIndex } from '../code-index.js';
+import { openIndex, type CodeIndex } from '../code-index.js';
 import { watchIndex } from '../watch/watch-index.js';
 import { indexOptions, printNotes, type IndexCliOptions } from './index-commands.js';
 import { eprintln, printJson, println, type CliIO } from './output.js';
+import { createProgressReporter } from './progress.js';
+
+/** Most paths a batch line names before "and N more". */
+const MAX_NAMED_PATHS = 5;
+
+/** `a, b, c, d, e and 3 more`: the first few paths of a batch. */
+export function namePaths(paths: readonly string[], max = MAX_NAMED_PATHS): string {
+  const shown = paths.slice(0, max).join(', ');
+  return paths.length > max ? `${shown} and ${paths.length - max} more` : shown;
+}
 
 /**
  * `codescout watch [root]`: reconciles, prints a ready line, then one line per applied batch until SIGINT/SIGTERM,
@@ -16,13 +26,27 @@ export async function runWatch(io: CliIO, root: string | undefined, o: IndexCliO
     throw error;
   }
   printNotes(io, index);
+  if (index.state().indexState === 'empty') {
+    try {
+      await firstBuild(io, index, !o.json);
+    } catch (error) {
+      await index.close();
+      throw error; // Ctrl-C: AbortError, exit 130, every file committed so far stays
+    }
+  }
   const watcher = watchIndex(index, { usePolling: o.poll });
   watcher.on('warning', (m) => eprintln(io, `codescout: warning: ${m}`));
   watcher.on('error', (e) => eprintln(io, `codescout: error: ${e.message}`));
   watcher.on('updated', (b) => {
     const r = b.report;
-    if (o.json) printJson(io, { event: 'updated', changed: b.changed, removed: b.removed, fullPass: b.fullPass, embedded: r.embedded, reused: r.reused, files: r.files, chunks: r.chunks, ms: b.ms });
-    else println(io, `${b.fullPass ? 'rescanned' : `${b.changed} changed, ${b.removed} removed`}: ${r.embedded} chunks embedded, ${r.reused} reused (${r.files} files, ${r.chunks} chunks) in ${b.ms} ms`);
+    if (o.json) {
+      const paths = b.fullPass ? {} : { paths: { changed: [...b.changedPaths], removed: [...b.removedPaths] } };
+      printJson(io, { event: 'updated', changed: b.changed, removed: b.removed, fullPass: b.fullPass, embedded: r.embedded, reused: r.reused, files: r.files, chunks: r.chunks, ms: b.ms, ...paths });
+      return;
+    }
+    println(io, `${b.fullPass ? 'rescanned' : `${b.changed} changed, ${b.removed} removed`}: ${r.embedded} chunks embedded, ${r.reused} reused (${r.files} files, ${r.chunks} chunks) in ${b.ms} ms`);
+    if (b.changedPaths.length > 0) println(io, `  changed: ${namePaths(b.changedPaths)}`);
+    if (b.removedPaths.length > 0) println(io, `  removed: ${namePaths(b.removedPaths)}`);
   });
   try {
     await watcher.ready;
@@ -49,4 +73,21 @@ export async function runWatch(io: CliIO, root: string | undefined, o: IndexCliO
   await index.close();
   if (!o.json) println(io, 'stopped; index saved.');
   return 0;
+}
+
+/** Builds an empty index before watching, with the progress `index` shows (on stderr); SIGINT/SIGTERM abort it. */
+async function firstBuild(io: CliIO, index: CodeIndex, showProgress: boolean): Promise<void> {
+  const progress = createProgressReporter(io, showProgress);
+  const abort = new AbortController();
+  const stop = (): void => abort.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    if (showProgress) eprintln(io, `first build of ${index.config.root}: indexing it before watching`);
+    await index.update({ onProgress: progress.listener, signal: abort.signal });
+  } finally {
+    progress.stop();
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
 }

@@ -31,6 +31,10 @@ export interface WatchBatch {
   readonly changed: number;
   readonly removed: number;
   readonly fullPass: boolean;
+  /** Root-relative paths of the changed files (empty for a full pass). */
+  readonly changedPaths: readonly string[];
+  /** Root-relative paths of the removed files and folders (empty for a full pass). */
+  readonly removedPaths: readonly string[];
   readonly report: UpdateReport;
   readonly ms: number;
 }
@@ -140,7 +144,7 @@ export function watchIndex(index: CodeIndex, options: WatchOptions = {}): IndexW
         report = { ...report, skipped: [...skipped, ...report.skipped] };
       }
       waitingForLock = false;
-      emitter.emit('updated', { changed: changed.length, removed: removed.length, fullPass, report, ms: Math.round(performance.now() - started) });
+      emitter.emit('updated', { changed: changed.length, removed: removed.length, fullPass, changedPaths: fullPass ? [] : [...changed], removedPaths: fullPass ? [] : [...removed], report, ms: Math.round(performance.now() - started) });
     } catch (error) {
       if (error instanceof IndexLockedError && !closed) {
         keepForRetry({ changed, removed, fullPass }, error);

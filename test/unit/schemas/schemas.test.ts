@@ -21,7 +21,7 @@ const stats = {
 describe('SCHEMAS', () => {
   it('has one draft-07 schema per CLI output and MCP tool result, each compiling under ajv strict mode', () => {
     expect(Object.keys(SCHEMAS).sort()).toEqual(
-      ['index', 'indexStatus', 'judgeContext', 'judgeRequest', 'judgeResponse', 'modelFetch', 'modelList', 'query', 'reindex', 'retrieveContext', 'search', 'searchCode', 'status', 'watchEvent'],
+      ['doctor', 'index', 'indexStatus', 'judgeContext', 'judgeRequest', 'judgeResponse', 'modelFetch', 'modelList', 'query', 'reindex', 'retrieveContext', 'search', 'searchCode', 'status', 'watchEvent'],
     );
     for (const schema of Object.values(SCHEMAS)) {
       expect(schema.$schema).toBe('http://json-schema.org/draft-07/schema#');
@@ -124,6 +124,17 @@ describe('SCHEMAS', () => {
     expect(check('watchEvent', { event: 'updated', changed: 1, removed: 0, fullPass: false, embedded: 1, reused: 0, files: 7, chunks: 15, ms: 40 })).toBe(true);
     expect(check('watchEvent', { event: 'updated', root: '/r', files: 6, chunks: 14 })).toBe(false);
     expect(check('watchEvent', { event: 'stopped' })).toBe(false);
+    const updated = { event: 'updated', changed: 1, removed: 0, fullPass: false, embedded: 1, reused: 0, files: 7, chunks: 15, ms: 40 };
+    expect(check('watchEvent', { ...updated, paths: { changed: ['src/a.ts'], removed: [] } })).toBe(true);
+    expect(check('watchEvent', { ...updated, paths: { changed: ['src/a.ts'] } })).toBe(false);
+  });
+
+  it('issue 15: doctor is ok plus closed checks', () => {
+    const node = { id: 'node', status: 'ok', detail: 'Node 20.11.1' };
+    expect(check('doctor', { ok: true, root: '/r', checks: [node] })).toBe(true);
+    expect(check('doctor', { ok: false, root: '/r', checks: [{ id: 'cache-dir', status: 'problem', detail: 'x', fix: 'y' }] })).toBe(true);
+    expect(check('doctor', { ok: true, root: '/r', checks: [{ ...node, status: 'warning' }] })).toBe(false);
+    expect(check('doctor', { ok: true, root: '/r', checks: [{ ...node, extra: 1 }] })).toBe(false);
   });
 
   it('modelFetch and modelList', () => {
