@@ -265,7 +265,7 @@ export class CodeIndex {
     return completeSimilarity(scored, vector, (ids) => this.catalog.vectorsForRows(ids, this.revision)).map(toHit);
   }
 
-  /** Like {@link search} but keeps the raw evidence (similarity, BM25) and the chunk rows: for the retrieval loop. */
+  /** @internal Like {@link search} but keeps the raw evidence (similarity, BM25) and the chunk rows: for the retrieval loop. */
   async searchScored(
     text: string,
     options: SearchOptions & { vector?: Float32Array; wholeWordsOnly?: boolean; lexicalHits?: readonly LexicalHit[] } = {},
@@ -324,7 +324,7 @@ export class CodeIndex {
     return verifyIndex({ catalog: this.catalog, vectors: this.vectors, model: this.config.model, revision: this.revision });
   }
 
-  /** The catalog, for the retrieval loop and verification (read-mostly). */
+  /** @internal The catalog, for the retrieval loop and verification (read-mostly). */
   get store(): { catalog: Catalog; vectors: HnswStore; revision: string } {
     return { catalog: this.catalog, vectors: this.vectors, revision: this.revision };
   }

@@ -4,6 +4,7 @@ import type { RetrievalResult } from './retrieval-result.js';
 import { startRetrieval, type RetrievalSessionOptions } from './retrieval-session.js';
 import type { Task } from './task.js';
 
+/** @internal The loop's constants, for the CLI and benches. */
 export { LOOP_TUNING } from './dispatch.js';
 
 /** Options of {@link retrieve}. */
