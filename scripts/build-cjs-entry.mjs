@@ -15,9 +15,10 @@ const ENTRY = `'use strict';
 try {
   module.exports = require('./index.js');
 } catch (error) {
-  if (error && (error.code === 'ERR_REQUIRE_ESM' || error.code === 'ERR_REQUIRE_ASYNC_MODULE')) {
+  if (error && error.code === 'ERR_REQUIRE_ESM') {
     throw new Error(
-      "require('codescout') needs Node.js 20.19+ or 22.12+ (this is " + process.version + '). ' +
+      "require('codescout') needs a Node.js that loads ES modules with require(): 20.19+ or 22.12+, without " +
+        '--no-experimental-require-module (this is ' + process.version + '). ' +
         "Upgrade Node.js, or load it with \`const { openIndex } = await import('codescout')\`.",
       { cause: error },
     );

@@ -188,6 +188,15 @@ describe('npm pack installed into a fresh project', () => {
     expect(out.chunks).toBeGreaterThan(0);
   }, 10 * MINUTES);
 
+  it('says what to do when require() of ES modules is off', async () => {
+    expect(install.code, install.output).toBe(0);
+    const failed = await run(process.execPath, ['--no-experimental-require-module', '-e', "require('codescout')"], { cwd: project, env: cleanEnv() })
+      .then(() => '')
+      .catch((e: { stderr?: string }) => e.stderr ?? '');
+    expect(failed).toContain("require('codescout') needs a Node.js that loads ES modules with require()");
+    expect(failed).toContain("await import('codescout')");
+  });
+
   it('type-checks an ESM and a CommonJS consumer with skipLibCheck false', async () => {
     expect(install.code, install.output).toBe(0);
     fs.writeFileSync(path.join(project, 'check-esm.mts'), TYPES_ESM);
