@@ -302,6 +302,11 @@ export class CodeIndex {
     };
   }
 
+  /** Chunks written before their vectors (cheap: a look-up when none wait); see {@link IndexStats.chunksWaiting}. */
+  chunksWaiting(): number {
+    return this.catalog.pendingChunkCount();
+  }
+
   /** @throws ConfigError (exit 2) naming `action` when the index location is read-only. */
   assertWritable(action = 'update the index'): void {
     if (this.isReadonly) throw readonlyLocationError(this.indexDir, action);

@@ -114,8 +114,9 @@ function notReadyWarning(index: CodeIndex): { indexState: 'empty' | 'reset'; war
 
 /** A note for people while chunks wait for their vectors (a build in progress or interrupted); null when none wait. */
 export function waitingNote(index: CodeIndex): { chunksWaiting: number; note: string } | null {
-  const { chunksWaiting, chunks } = index.stats();
+  const chunksWaiting = index.chunksWaiting();
   if (chunksWaiting === 0) return null;
+  const { chunks } = index.stats();
   return {
     chunksWaiting,
     note: `note: ${chunksWaiting} of ${chunks} chunks are not embedded yet (the index is being built, or a build was stopped: codescout index finishes it); they are found by their words only until then.`,

@@ -38,8 +38,8 @@ export interface IndexerDeps {
 /**
  * Applies files to the index through the incremental path: size+mtime unchanged -> skip; content hash
  * unchanged -> touch; else chunk and commit the chunks with the vectors the cache already has, so the file is
- * searchable by words at once. Texts without a cached vector wait in the catalog's queue, and a filler embeds them
- * in batches once the files are committed and commits their vectors. Identical text is embedded once.
+ * searchable by words at once. Texts without a cached vector wait in the catalog's queue, and are embedded in
+ * batches once every file is committed, their vectors committed as they come. Identical text is embedded once.
  * Progress is recorded only by the commit that makes it true, so a crash never claims lost work, and a queue left
  * by an interrupted run is embedded by the next one.
  */
@@ -62,36 +62,22 @@ export class Indexer {
       });
     // Grammars that load asynchronously (WASM) are loaded before the first file is chunked.
     await this.deps.chunker.prepare?.([...new Set(files.map((f) => f.language))]);
-    // The two stages run side by side and stop together: the first failure aborts the other, and is the one thrown
-    // (what is committed stays).
-    const stop = new AbortController();
-    const signals = signal === undefined ? stop.signal : AbortSignal.any([signal, stop.signal]);
-    const queue = new WakeUp();
-    let chunkingDone = false;
-    let firstError: unknown;
-    const fail = (error: unknown): void => {
-      firstError ??= error;
-      stop.abort();
-    };
-    const chunking = this.chunkFiles({ files, counters, progress, report, queue, signal: signals }).finally(() => {
-      chunkingDone = true;
-      queue.wake();
-    });
-    const filling = this.fillVectors({ counters, progress, report, queue, signal: signals, isChunkingDone: () => chunkingDone });
-    await Promise.all([chunking.catch(fail), filling.catch(fail)]);
-    if (firstError !== undefined) throw firstError;
+    // Words first: inference holds the event loop for each forward pass (measured: one timer turn per text), so
+    // embedding beside the chunking would slow the chunking to the embedder's pace. Every file is committed —
+    // searchable by words within the chunker's time — and then the queue is embedded.
+    await this.chunkFiles({ files, counters, progress, report, signal });
+    await this.fillVectors({ counters, progress, report, signal });
     this.deps.catalog.dropUnusedPendingTexts();
     report();
   }
 
-  /** Reads, chunks and commits files (with the vectors the cache has), waking the filler after each commit. */
+  /** Reads, chunks and commits files (with the vectors the cache has). */
   private async chunkFiles(o: {
     files: readonly SourceFile[];
     counters: PassCounters;
     progress: { filesDone: number; chunksQueued: number };
     report: () => void;
-    queue: WakeUp;
-    signal: AbortSignal;
+    signal?: AbortSignal;
   }): Promise<void> {
     let pending: PreparedFile[] = [];
     let pendingChunks = 0;
@@ -99,11 +85,10 @@ export class Indexer {
       o.progress.chunksQueued += await this.commitChunks(pending, o.counters);
       pending = [];
       pendingChunks = 0;
-      o.queue.wake();
       o.report();
     };
     for (const file of o.files) {
-      if (o.signal.aborted) throw new AbortError('Indexing aborted; everything committed so far is kept.');
+      if (o.signal?.aborted) throw new AbortError('Indexing aborted; everything committed so far is kept.');
       const prepared = await this.prepare(file, o.counters);
       o.progress.filesDone++;
       if (prepared) {
@@ -116,28 +101,16 @@ export class Indexer {
     if (pending.length > 0) await flush();
   }
 
-  /**
-   * Embeds queued texts in batches and commits their vectors until the queue is empty, once chunking is done.
-   * Embeds what an interrupted run left as well.
-   */
+  /** Embeds queued texts in batches and commits their vectors until the queue is empty (an interrupted run's too). */
   private async fillVectors(o: {
     counters: PassCounters;
     progress: { filesDone: number; chunksQueued: number };
     report: () => void;
-    queue: WakeUp;
-    signal: AbortSignal;
-    isChunkingDone: () => boolean;
+    signal?: AbortSignal;
   }): Promise<void> {
     const { catalog, vectors } = this.deps;
     for (;;) {
-      if (o.signal.aborted) throw new AbortError('Indexing aborted; everything committed so far is kept.');
-      // Words first: inference holds the event loop for each forward pass (measured: one timer turn per text), so
-      // embedding beside the chunking would slow the chunking to the embedder's pace. The filler waits until every
-      // file is committed — searchable by words within the chunker's time (MB/s, not chunks/s) — then embeds.
-      if (!o.isChunkingDone()) {
-        await o.queue.next(o.signal);
-        continue;
-      }
+      if (o.signal?.aborted) throw new AbortError('Indexing aborted; everything committed so far is kept.');
       const batch = catalog.pendingTexts(TEXTS_PER_EMBED);
       if (batch.length === 0) return;
       const embedder = await this.deps.embedder();
@@ -227,28 +200,5 @@ export class Indexer {
       for (const h of waiting.keys()) queued.add(h);
     }
     return queued.size;
-  }
-}
-
-/** A wake-up call between the chunking and the filler: `next` resolves at the next `wake` (or on abort). */
-class WakeUp {
-  private waiting: Array<() => void> = [];
-
-  wake(): void {
-    const waiting = this.waiting;
-    this.waiting = [];
-    for (const resolve of waiting) resolve();
-  }
-
-  next(signal: AbortSignal): Promise<void> {
-    return new Promise((resolve) => {
-      if (signal.aborted) return resolve();
-      const done = (): void => {
-        signal.removeEventListener('abort', done);
-        resolve();
-      };
-      this.waiting.push(done);
-      signal.addEventListener('abort', done, { once: true });
-    });
   }
 }

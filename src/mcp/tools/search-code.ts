@@ -62,7 +62,7 @@ export function registerSearchCode(server: McpServer, o: { session: IndexSession
           ...(text === undefined ? {} : { text }),
           ...(textTruncated ? { textTruncated } : {}),
         }));
-        const chunksWaiting = o.session.index.stats().chunksWaiting;
+        const chunksWaiting = o.session.index.chunksWaiting();
         const value = { hits, tokenBudget, tokensUsed: fitted.tokensUsed, truncated: fitted.truncated, ...(chunksWaiting > 0 ? { chunksWaiting } : {}) };
         const waiting = chunksWaiting > 0 ? `\n\nNote: ${chunksWaiting} chunks are not embedded yet (the index is being built); they are found by their words only.` : '';
         return new ToolReply(value, renderSearchHits(fitted.hits, value) + waiting);
