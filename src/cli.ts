@@ -1,14 +1,13 @@
 import { Command, CommanderError } from 'commander';
-import { runChunks, runIndex, runSearch, runStatus } from './cli/index-commands.js';
-import { modelFetch, modelList } from './cli/model-command.js';
-import { runQuery } from './cli/query-command.js';
-import { runWatch } from './cli/watch-command.js';
-import { runMcp } from './cli/mcp-command.js';
-import { runDoctor } from './cli/doctor-command.js';
+import { servedOrInProcess } from './cli/ask-server.js';
 import { packageVersion } from './cli/package-version.js';
 import { toKnownError } from './cli/known-errors.js';
 import { rootArgument } from './cli/root-arg.js';
 import { eprintLines, eprintln, escapeControl, type CliIO } from './cli/output.js';
+
+// Each command's module is loaded when it runs: a warm `search` or `query` (answered by a query server) then never
+// loads the model runtime, SQLite or tree-sitter, and `--version` or `--help` neither.
+const indexCommands = () => import('./cli/index-commands.js');
 
 /** Exit code for bad usage (unknown flag, bad option value). */
 const EXIT_USAGE = 2;
@@ -49,12 +48,13 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--cache-dir <dir>', 'where indexes live (default: <root>/index-cache; env CODESCOUT_CACHE_DIR)')
     .option('--model <id>', 'embedding model id (see: codescout model list)')
     .option('--model-dir <dir>', 'load the model from this folder')
-    .option('--include <globs>', 'only index paths matching these globs (comma-separated, repeatable)', collect, [])
-    .option('--exclude <globs>', 'leave out paths matching these globs (comma-separated, repeatable)', collect, [])
+    .option('--include <globs>', 'only index paths matching these globs (comma-separated, repeatable; stored with the index for watch and mcp)', collect, [])
+    .option('--exclude <globs>', 'leave out paths matching these globs (comma-separated, repeatable; stored with the index)', collect, [])
     .option('--rebuild', 'discard the existing index and build it again')
+    .option('--reset-filters', 'forget the --include/--exclude globs stored with the index by an earlier run')
     .option('--no-progress', 'no progress output')
     .option('--json', 'print a JSON summary')
-    .action(async (root: string | undefined, opts) => setExit(await runIndex(io, rootArgument(root, opts.root), opts)));
+    .action(async (root: string | undefined, opts) => setExit(await (await indexCommands()).runIndex(io, rootArgument(root, opts.root), opts)));
   program
     .command('status [root]')
     .description('show what an index holds')
@@ -63,7 +63,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--model <id>', 'embedding model id')
     .option('--verify', 'check the index end to end; exit 6 when a problem is found')
     .option('--json', 'machine-readable output')
-    .action(async (root: string | undefined, opts) => setExit(await runStatus(io, rootArgument(root, opts.root), opts)));
+    .action(async (root: string | undefined, opts) => setExit(await (await indexCommands()).runStatus(io, rootArgument(root, opts.root), opts)));
   program
     .command('search <text>')
     .description('one-shot search (vector, lexical or hybrid)')
@@ -79,7 +79,9 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--text', 'show the whole code of each hit (with --json: add it as `text`)')
     .option('-l, --files-only', 'print only the paths of the files hit, best first')
     .option('--json', 'machine-readable output')
-    .action(async (text: string, opts) => setExit(await runSearch(io, text, opts)));
+    .option('--no-server', 'answer in-process even when a watch, mcp or serve process serves the index')
+    .option('--verbose', 'say on stderr which path answered: the query server or in-process (and why)')
+    .action(async (text: string, opts) => setExit(await servedOrInProcess(io, { command: 'search', text, options: opts }, async () => (await import('./cli/search-command.js')).runSearch(io, text, opts))));
   program
     .command('watch [root]')
     .description('keep the index current while you work (Ctrl-C to stop)')
@@ -88,7 +90,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--model <id>', 'embedding model id')
     .option('--poll', 'poll the file system instead of OS events')
     .option('--json', 'one JSON line per event')
-    .action(async (root: string | undefined, opts) => setExit(await runWatch(io, rootArgument(root, opts.root), opts)));
+    .action(async (root: string | undefined, opts) => setExit(await (await import('./cli/watch-command.js')).runWatch(io, rootArgument(root, opts.root), opts)));
   program
     .command('query <text>')
     .description('the iterative retrieval loop: search, evaluate, refine, up to --max-cycles times')
@@ -104,7 +106,9 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--judge-cmd <command>', 'judge each cycle with this shell command: task and candidates as JSON on stdin, {"evaluations": [...]} on stdout')
     .option('--judge-timeout <seconds>', 'most seconds one judgement may take (default 120)')
     .option('--json', 'print the full result with the cycle trace')
-    .action(async (text: string, opts) => setExit(await runQuery(io, text, opts)));
+    .option('--no-server', 'answer in-process even when a watch, mcp or serve process serves the index')
+    .option('--verbose', 'say on stderr which path answered: the query server or in-process (and why)')
+    .action(async (text: string, opts) => setExit(await servedOrInProcess(io, { command: 'query', text, options: opts }, async () => (await import('./cli/query-command.js')).runQuery(io, text, opts))));
   program
     .command('mcp [root]')
     .description('serve the index to MCP clients over stdio (tools: retrieve_context, search_code, index_status, reindex)')
@@ -113,14 +117,22 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--model <id>', 'embedding model id')
     .option('--model-dir <dir>', 'load the model from this folder')
     .option('--no-watch', 'do not keep the index live with a file watcher')
-    .action(async (root: string | undefined, opts) => setExit(await runMcp(io, rootArgument(root, opts.root), opts)));
+    .action(async (root: string | undefined, opts) => setExit(await (await import('./cli/mcp-command.js')).runMcp(io, rootArgument(root, opts.root), opts)));
+  program
+    .command('serve [root]')
+    .description('hold the index open with its model loaded and answer search and query from other shells at once (Ctrl-C to stop)')
+    .option('--root <dir>', 'the folder (same as the [root] argument)')
+    .option('--cache-dir <dir>', 'where indexes live')
+    .option('--model <id>', 'embedding model id')
+    .option('--model-dir <dir>', 'load the model from this folder')
+    .action(async (root: string | undefined, opts) => setExit(await (await import('./cli/serve-command.js')).runServe(io, rootArgument(root, opts.root), opts)));
   program
     .command('chunks <file>')
     .description('print the chunk records of one file')
     .option('--text', 'include the text that is embedded')
     .option('--model <id>', 'model whose token budget applies')
     .option('--json', 'machine-readable output')
-    .action(async (file: string, opts) => setExit(await runChunks(io, file, opts)));
+    .action(async (file: string, opts) => setExit(await (await indexCommands()).runChunks(io, file, opts)));
 
   program
     .command('doctor [root]')
@@ -131,7 +143,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--model-dir <dir>', 'load the model from this folder')
     .option('--models-dir <dir>', 'shared models folder')
     .option('--json', 'machine-readable output')
-    .action(async (root: string | undefined, opts) => setExit(await runDoctor(io, rootArgument(root, opts.root), opts)));
+    .action(async (root: string | undefined, opts) => setExit(await (await import('./cli/doctor-command.js')).runDoctor(io, rootArgument(root, opts.root), opts)));
 
   const model = program.command('model').description('provision and list embedding models');
   model
@@ -141,12 +153,12 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--model-dir <dir>', 'use this model folder as is')
     .option('--offline', 'skip the Hugging Face hub')
     .option('--json', 'machine-readable output')
-    .action(async (id: string | undefined, opts) => setExit(await modelFetch(io, id, opts)));
+    .action(async (id: string | undefined, opts) => setExit(await (await import('./cli/model-command.js')).modelFetch(io, id, opts)));
   model
     .command('list')
     .description('list supported models')
     .option('--json', 'machine-readable output')
-    .action((opts) => setExit(modelList(io, opts)));
+    .action(async (opts) => setExit((await import('./cli/model-command.js')).modelList(io, opts)));
   return program;
 }
 

@@ -6,10 +6,9 @@ import { decodeSource } from '../chunk/decode-source.js';
 import { detectLanguage } from '../discover/index.js';
 import { readRegularFile } from '../discover/open-regular-file.js';
 import { ConfigError } from '../errors.js';
-import type { SearchMode } from '../types.js';
 import { eprintln, printJson, println, type CliIO } from './output.js';
 import { createProgressReporter } from './progress.js';
-import { mergeSplitParts, printFiles, printHits } from './search-hits.js';
+import { filtersForIndexRun, storeFilters } from './stored-filters.js';
 
 /** Options shared by every command that opens an index. */
 export interface IndexCliOptions {
@@ -36,9 +35,24 @@ export function printNotes(io: CliIO, index: CodeIndex, from = 0): void {
  * `codescout index [root]`. SIGINT/SIGTERM abort the pass between files (exit 130); every file committed
  * before that stays in the index.
  */
-export async function runIndex(io: CliIO, root: string | undefined, o: IndexCliOptions & { rebuild?: boolean; include?: string[]; exclude?: string[]; progress?: boolean }): Promise<number> {
+export async function runIndex(
+  io: CliIO,
+  root: string | undefined,
+  o: IndexCliOptions & { rebuild?: boolean; include?: string[]; exclude?: string[]; progress?: boolean; resetFilters?: boolean },
+): Promise<number> {
+  const filters = filtersForIndexRun(indexOptions(root, o), { reset: o.resetFilters === true, note: (line) => eprintln(io, line) });
   const progress = createProgressReporter(io, !o.json && o.progress !== false);
-  const index = await openIndex({ ...indexOptions(root, o), rebuild: o.rebuild, onProgress: progress.listener });
+  const index = await openIndex({ ...filters.options, rebuild: o.rebuild, onProgress: progress.listener });
+  if (filters.toStore !== undefined) {
+    try {
+      index.assertWritable();
+      // Before the pass: an interrupted pass is finished by the next watch or index with these globs, not the old ones.
+      await storeFilters(index.indexDir, filters.toStore);
+    } catch (error) {
+      await index.close();
+      throw error;
+    }
+  }
   const abort = new AbortController();
   const stop = (): void => abort.abort();
   process.once('SIGINT', stop);
@@ -99,19 +113,6 @@ export async function runStatus(io: CliIO, root: string | undefined, o: IndexCli
   }
 }
 
-const MODES: readonly SearchMode[] = ['vector', 'lexical', 'hybrid'];
-
-/** The state and a one-line warning of an index with nothing (or not everything) to search; null when ready. */
-function notReadyWarning(index: CodeIndex): { indexState: 'empty' | 'reset'; warning: string } | null {
-  const { indexState, resetReason } = index.state();
-  if (indexState === 'ready') return null;
-  if (indexState === 'empty') return { indexState, warning: `The index is empty. Run: codescout index ${index.config.root}` };
-  return {
-    indexState,
-    warning: `The index at ${index.indexDir} was reset and is not rebuilt yet, so results are missing (${resetReason}). Run: codescout index ${index.config.root}`,
-  };
-}
-
 /** A note for people while chunks wait for their vectors (a build in progress or interrupted); null when none wait. */
 export function waitingNote(index: CodeIndex): { chunksWaiting: number; note: string } | null {
   const chunksWaiting = index.chunksWaiting();
@@ -121,67 +122,6 @@ export function waitingNote(index: CodeIndex): { chunksWaiting: number; note: st
     chunksWaiting,
     note: `note: ${chunksWaiting} of ${chunks} chunks are not embedded yet (the index is being built, or a build was stopped: codescout index finishes it); they are found by their words only until then.`,
   };
-}
-
-/** Options of `codescout search`: what to search and, for people, how much of each hit to show. */
-export interface SearchCliOptions extends IndexCliOptions {
-  root?: string;
-  k?: string;
-  mode?: string;
-  include?: string[];
-  exclude?: string[];
-  /** Hide hits less similar to the query than this (0..1). */
-  threshold?: string;
-  /** More code lines per hit (`-C`). */
-  context?: string;
-  /** The whole code of each hit (and `text` in the JSON). */
-  text?: boolean;
-  /** File paths only (`-l`). */
-  filesOnly?: boolean;
-}
-
-/** `codescout search "<text>"`. */
-export async function runSearch(io: CliIO, text: string, o: SearchCliOptions): Promise<number> {
-  const mode = (o.mode ?? 'hybrid') as SearchMode;
-  if (!MODES.includes(mode)) throw new ConfigError(`--mode must be one of ${MODES.join(', ')}; got "${o.mode}".`, 'mode');
-  const k = parsePositiveInt(o.k ?? '10', '-k', MAX_SEARCH_K);
-  const threshold = o.threshold === undefined ? undefined : parseFraction(o.threshold, '--threshold');
-  if (threshold !== undefined && mode === 'lexical') {
-    throw new ConfigError('--threshold compares the similarity of each hit to the query, which --mode lexical does not compute. Use --mode hybrid or vector.', 'threshold');
-  }
-  const more = o.context === undefined ? 0 : parseCount(o.context, '-C');
-  if (text.trim() === '') throw new ConfigError('The search text is empty. Give a few words, e.g. codescout search "parse config file".', 'text');
-  const index = await openIndex(indexOptions(o.root, o));
-  try {
-    printNotes(io, index);
-    // People see the parts of a split symbol as one hit: ask for more so that k hits remain after merging.
-    const asked = o.json ? k : Math.min(MAX_SEARCH_K, k * 2);
-    const found = await index.search(text, { k: asked, mode, include: o.include, exclude: o.exclude });
-    const hits = threshold === undefined ? found : found.filter((h) => h.similarity === undefined || h.similarity >= threshold);
-    const notReady = notReadyWarning(index);
-    const waiting = mode === 'lexical' ? null : waitingNote(index);
-    if (waiting !== null) eprintln(io, waiting.note);
-    if (o.json) {
-      const rows = hits.map(({ path: p, startLine, endLine, symbol, kind, score, similarity, text: code }) => ({
-        path: p, startLine, endLine, symbol, kind, score, ...(similarity === undefined ? {} : { similarity }), ...(o.text ? { text: code } : {}),
-      }));
-      const extra = waiting === null ? {} : { chunksWaiting: waiting.chunksWaiting };
-      printJson(io, notReady === null ? { hits: rows, ...extra } : { hits: rows, ...notReady, ...extra });
-    } else if (hits.length === 0) {
-      const none = found.length > 0 ? `No results with similarity >= ${threshold}.` : 'No results.';
-      println(io, notReady?.indexState === 'empty' ? notReady.warning : none);
-    } else if (o.filesOnly) {
-      printFiles(io, mergeSplitParts(hits).slice(0, k));
-    } else {
-      printHits(io, mergeSplitParts(hits).slice(0, k), o.text ? 'all' : { more });
-    }
-    if (notReady?.indexState !== 'reset') return 0;
-    // "No match" and "the index lost its content" must never look alike: a reset index exits like a damaged one.
-    eprintln(io, `codescout: ${notReady.warning}`);
-    return EXIT_DAMAGED;
-  } finally {
-    await index.close();
-  }
 }
 
 /** `codescout chunks <file>`: the chunk records of one file (a debugging aid). @throws ConfigError for a file that is missing or not a regular file. */

@@ -5,6 +5,8 @@ import { IndexSession } from '../mcp/index-session.js';
 import { LineLimitedInput, MAX_MESSAGE_BYTES } from '../mcp/line-limited-input.js';
 import { createMcpServer } from '../mcp/server.js';
 import { indexOptions, type IndexCliOptions } from './index-commands.js';
+import { serveQueries } from './served-commands.js';
+import { withStoredFilters } from './stored-filters.js';
 import { packageVersion } from './package-version.js';
 import { eprintln, type CliIO } from './output.js';
 
@@ -19,7 +21,7 @@ export async function runMcp(io: CliIO, root: string | undefined, o: IndexCliOpt
   // stdout carries JSON-RPC and nothing else: a dependency that logs with console.log must not corrupt it.
   console.log = console.info = console.debug = console.warn = (...args: unknown[]) => console.error(...args);
   const log = (message: string): void => eprintln(io, message);
-  const index = await openIndex(indexOptions(root, o));
+  const index = await openIndex(withStoredFilters(indexOptions(root, o), log));
   for (const note of index.notes) log(`codescout: ${note}`);
   const session = new IndexSession(index, { watch: o.watch !== false, log });
   const server = createMcpServer({ session, log, version: packageVersion() });
@@ -50,7 +52,9 @@ export async function runMcp(io: CliIO, root: string | undefined, o: IndexCliOpt
   });
   await server.connect(transport);
   log(`codescout: MCP server for ${index.config.root} on stdio (${o.watch === false ? 'no watcher' : 'watching for changes'})`);
+  const queries = await serveQueries(index, { log, required: false });
   await stopped;
+  await queries?.close();
   await server.close();
   await session.close();
   log('codescout: MCP server stopped; index saved.');

@@ -1,4 +1,4 @@
-import { openIndex, type CodeIndex } from '../code-index.js';
+import type { CodeIndex } from '../code-index.js';
 import { ConfigError } from '../errors.js';
 import type { BuiltinJudge } from '../retrieve/builtin-evaluator.js';
 import { LOOP_TUNING } from '../retrieve/dispatch.js';
@@ -8,7 +8,8 @@ import type { Task } from '../retrieve/task.js';
 import { judgeCycle, JUDGE_COMMAND_LIMITS } from './judge-command.js';
 import { retrieve } from '../retrieve/retrieve.js';
 import type { ResultFile, RetrievalResult } from '../retrieve/retrieval-result.js';
-import { indexOptions, parsePositiveInt, printNotes, waitingNote, type IndexCliOptions } from './index-commands.js';
+import { indexOptions, parsePositiveInt, waitingNote, type IndexCliOptions } from './index-commands.js';
+import { openedIndex, type IndexAccess } from './index-access.js';
 import { eprintln, printJson, println, type CliIO } from './output.js';
 
 /** Longest `--judge-timeout`, in seconds (a day; Node's timers overflow past 24.8 days). */
@@ -27,8 +28,14 @@ export interface QueryCliOptions extends IndexCliOptions {
   judgeTimeout?: string;
 }
 
-/** `codescout query "<text>"`: the iterative retrieval loop. */
+/** `codescout query "<text>"`, the iterative retrieval loop, in-process (see `servedOrInProcess` for the warm path). */
 export async function runQuery(io: CliIO, text: string, o: QueryCliOptions): Promise<number> {
+  // --exclude of a query narrows its search; it is not the index's discovery globs.
+  return queryWith(io, text, o, openedIndex(io, indexOptions(o.root, { cacheDir: o.cacheDir, model: o.model, modelDir: o.modelDir })));
+}
+
+/** The loop itself, on an index opened for it or held by a server: checks the options, retrieves, prints. */
+export async function queryWith(io: CliIO, text: string, o: QueryCliOptions, access: IndexAccess): Promise<number> {
   const maxCycles = o.single ? 1 : parsePositiveInt(o.maxCycles ?? '3', '--max-cycles');
   if (o.judgeCmd !== undefined && o.judgeCmd.trim() === '') throw new ConfigError('--judge-cmd is empty. Give the command that judges, e.g. --judge-cmd "python judge.py".', '--judge-cmd');
   if (o.judge !== undefined && o.judge !== 'learned' && o.judge !== 'heuristic') {
@@ -36,9 +43,7 @@ export async function runQuery(io: CliIO, text: string, o: QueryCliOptions): Pro
   }
   const builtinJudge = o.judge as BuiltinJudge | undefined;
   const timeoutMs = o.judgeTimeout === undefined ? JUDGE_COMMAND_LIMITS.timeoutMs : parsePositiveInt(o.judgeTimeout, '--judge-timeout', MAX_JUDGE_TIMEOUT_S) * 1000;
-  const index = await openIndex(indexOptions(o.root, o));
-  try {
-    printNotes(io, index);
+  return access(async (index) => {
     const waiting = waitingNote(index);
     if (waiting !== null) eprintln(io, waiting.note);
     const task = { text, keywords: o.keywords, patterns: o.patterns, excludes: o.exclude, maxCycles };
@@ -51,9 +56,7 @@ export async function runQuery(io: CliIO, text: string, o: QueryCliOptions): Pro
     if (o.json) printJson(io, { ...result, related });
     else printHuman(io, { ...result, related }, { chunks: index.stats().chunks, nearMisses: result.related.filter((f) => !related.includes(f)) });
     return 0;
-  } finally {
-    await index.close();
-  }
+  });
 }
 
 /** The loop with an outside judge: the command judges every cycle's candidates. */

@@ -1,6 +1,9 @@
 import { openIndex, type CodeIndex } from '../code-index.js';
 import { watchIndex } from '../watch/watch-index.js';
+import type { LineServer } from '../serve/line-server.js';
 import { indexOptions, printNotes, type IndexCliOptions } from './index-commands.js';
+import { serveQueries } from './served-commands.js';
+import { withStoredFilters } from './stored-filters.js';
 import { eprintln, printJson, println, type CliIO } from './output.js';
 import { createProgressReporter } from './progress.js';
 
@@ -18,7 +21,7 @@ export function namePaths(paths: readonly string[], max = MAX_NAMED_PATHS): stri
  * when it applies what is pending, saves and exits 0.
  */
 export async function runWatch(io: CliIO, root: string | undefined, o: IndexCliOptions & { poll?: boolean }): Promise<number> {
-  const index = await openIndex(indexOptions(root, o));
+  const index = await openIndex(withStoredFilters(indexOptions(root, o), (line) => eprintln(io, line)));
   try {
     index.assertWritable(); // one clear line now, not a watcher error and then the same error again
   } catch (error) {
@@ -48,8 +51,11 @@ export async function runWatch(io: CliIO, root: string | undefined, o: IndexCliO
     if (b.changedPaths.length > 0) println(io, `  changed: ${namePaths(b.changedPaths)}`);
     if (b.removedPaths.length > 0) println(io, `  removed: ${namePaths(b.removedPaths)}`);
   });
+  let server: LineServer | null;
   try {
     await watcher.ready;
+    // Once reconciled: from here, search and query in other shells are answered by this process, warm.
+    server = await serveQueries(index, { log: (line) => eprintln(io, line), required: false });
   } catch (error) {
     await watcher.close().catch(() => undefined);
     await index.close();
@@ -69,6 +75,7 @@ export async function runWatch(io: CliIO, root: string | undefined, o: IndexCliO
   if (o.json) printJson(io, { event: 'ready', root: s.root, files: s.files, chunks: s.chunks });
   else println(io, `watching ${s.root} (${s.files} files, ${s.chunks} chunks). Ctrl-C to stop.`);
   await stopped;
+  await server?.close();
   await watcher.close();
   await index.close();
   if (!o.json) println(io, 'stopped; index saved.');

@@ -1,0 +1,48 @@
+import { openIndex } from '../code-index.js';
+import { serveQueries } from './served-commands.js';
+import { indexOptions, printNotes, type IndexCliOptions } from './index-commands.js';
+import { println, type CliIO } from './output.js';
+
+/**
+ * `codescout serve [root]`: holds the index open with its model loaded and answers CLI `search` and `query` over the
+ * index's socket until SIGINT/SIGTERM. It only reads: it never watches or writes (that is `watch`, which serves the
+ * same way), so it also serves a read-only index and never competes with `codescout index` for the write lock; its
+ * answers are what an in-process query would give at that moment, since every search first catches up with commits
+ * other processes made.
+ * @throws ServerBusyError (exit 5) when another process already serves the index; ModelLoadError (exit 3).
+ */
+export async function runServe(io: CliIO, root: string | undefined, o: IndexCliOptions): Promise<number> {
+  const index = await openIndex(indexOptions(root, o));
+  try {
+    printNotes(io, index);
+    // Loaded now, not by the first query: the point of a server is that no query pays for the model.
+    await index.embedder();
+    // required: a server that cannot listen throws, so null never comes back here.
+    const server = (await serveQueries(index, { log: () => undefined, required: true }))!;
+    try {
+      const stopped = stopSignal();
+      const s = index.stats();
+      println(io, `serving ${s.root} (${s.files} files, ${s.chunks} chunks) at ${server.socketPath}. Ctrl-C to stop.`);
+      await stopped;
+    } finally {
+      await server.close();
+    }
+    println(io, 'stopped.');
+    return 0;
+  } finally {
+    await index.close();
+  }
+}
+
+/** Resolves on the first SIGINT or SIGTERM (handlers in place before the ready line, for clients that signal at once). */
+function stopSignal(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
