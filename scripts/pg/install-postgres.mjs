@@ -148,6 +148,8 @@ async function main() {
   // Unpack beside the target and swap it in, so a failed or interrupted install never leaves a half folder.
   mkdirSync(dirname(dir), { recursive: true });
   const staging = mkdtempSync(`${dir}.partial-`);
+  // mkdtemp makes the folder private; the test support runs the server as another user when started as root.
+  chmodSync(staging, 0o755);
   try {
     const files = extract(bytes, staging);
     const version = postgresVersion(staging);
