@@ -35,7 +35,9 @@ export function readStoredFilters(indexDir: string): IndexFilters | null {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    // No index folder yet, or a cache dir that cannot be one (below a file): openIndex reports that in its own words.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
     throw error;
   }
   const value = parseFilters(text);
