@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IndexMismatchError } from '../../../../src/errors.js';
+import { connectClient } from '../../../../src/store/postgres/connection.js';
+import { migrate } from '../../../../src/store/postgres/migrate.js';
+import { LATEST_SCHEMA_VERSION, MIGRATIONS } from '../../../../src/store/postgres/migrations/index.js';
+import { PostgresCatalog } from '../../../../src/store/postgres/postgres-catalog.js';
+import { isPostgresSkipped, startPostgres, withClient, type PostgresServer } from '../../../support/postgres-server.js';
+
+describe.skipIf(isPostgresSkipped)('PostgreSQL store: schema migrations', () => {
+  let server: PostgresServer;
+  let databases = 0;
+
+  beforeAll(async () => {
+    server = await startPostgres();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  /** A fresh empty database on the test server, by connection string. */
+  async function freshDatabase(): Promise<string> {
+    const name = `migrations_${++databases}`;
+    await withClient(server.connectionString, (c) => c.query(`CREATE DATABASE ${name}`));
+    return server.connectionString.replace(/\/codescout$/, `/${name}`);
+  }
+
+  async function ledger(connectionString: string): Promise<Array<{ version: number; name: string }>> {
+    return withClient(connectionString, async (c) => (await c.query('SELECT version, name FROM schema_migrations ORDER BY version')).rows);
+  }
+
+  it('applies every migration once on an empty database and nothing the second time', async () => {
+    const url = await freshDatabase();
+    const client = await connectClient({ connectionString: url });
+    try {
+      expect(await migrate(client, url)).toEqual([1]);
+      expect(await migrate(client, url)).toEqual([]);
+    } finally {
+      await client.end();
+    }
+    expect(await ledger(url)).toEqual([{ version: 1, name: 'initial' }]);
+    expect(LATEST_SCHEMA_VERSION).toBe(1);
+    const tables = await withClient(url, async (c) => (await c.query(
+      "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename",
+    )).rows.map((r: { tablename: string }) => r.tablename));
+    expect(tables).toEqual(['chunks', 'embeddings', 'files', 'namespaces', 'pending_texts', 'schema_migrations', 'writer_locks']);
+  });
+
+  it('applies a new migration once, after the ones already applied', async () => {
+    const url = await freshDatabase();
+    const client = await connectClient({ connectionString: url });
+    const next = [...MIGRATIONS, { version: 2, name: 'probe', sql: 'CREATE TABLE probe (id integer); INSERT INTO probe VALUES (7);' }];
+    try {
+      expect(await migrate(client, url)).toEqual([1]);
+      expect(await migrate(client, url, next)).toEqual([2]);
+      expect(await migrate(client, url, next)).toEqual([]);
+    } finally {
+      await client.end();
+    }
+    expect(await ledger(url)).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'probe' }]);
+    expect(await withClient(url, async (c) => (await c.query('SELECT id FROM probe')).rows)).toEqual([{ id: 7 }]);
+  });
+
+  it('rolls a failing migration back whole and records nothing for it', async () => {
+    const url = await freshDatabase();
+    const client = await connectClient({ connectionString: url });
+    const broken = [...MIGRATIONS, { version: 2, name: 'broken', sql: 'CREATE TABLE half (id integer); SELECT no_such_function();' }];
+    try {
+      await expect(migrate(client, url, broken)).rejects.toThrow(/no_such_function/);
+    } finally {
+      await client.end();
+    }
+    expect(await ledger(url)).toEqual([{ version: 1, name: 'initial' }]);
+    expect(await withClient(url, async (c) => (await c.query("SELECT to_regclass('half') AS t")).rows)).toEqual([{ t: null }]);
+  });
+
+  it('lets two writers that start at once apply each migration exactly once', async () => {
+    const url = await freshDatabase();
+    const clients = await Promise.all([connectClient({ connectionString: url }), connectClient({ connectionString: url })]);
+    try {
+      const applied = await Promise.all(clients.map((c) => migrate(c, url)));
+      expect(applied.flat()).toEqual([1]);
+    } finally {
+      await Promise.all(clients.map((c) => c.end()));
+    }
+    expect(await ledger(url)).toEqual([{ version: 1, name: 'initial' }]);
+  });
+
+  it('refuses a database migrated by a newer codescout, for writers and readers', async () => {
+    const url = await freshDatabase();
+    const writer = await PostgresCatalog.open({ connectionString: url, repo: 'r', ref: 'main', mode: 'write' });
+    await writer.close();
+    await withClient(url, (c) => c.query("INSERT INTO schema_migrations (version, name) VALUES (99, 'future')"));
+    const asWriter = PostgresCatalog.open({ connectionString: url, repo: 'r', ref: 'main', mode: 'write' });
+    await expect(asWriter).rejects.toThrow(IndexMismatchError);
+    await expect(asWriter).rejects.toThrow(/schema 99, newer than this codescout's 1\. Upgrade codescout/);
+    await expect(PostgresCatalog.open({ connectionString: url, repo: 'r', ref: 'main', mode: 'read' })).rejects.toThrow(/schema 99/);
+  });
+
+  it('tells a reader of an unmigrated database to run a writer first', async () => {
+    const url = await freshDatabase();
+    const open = PostgresCatalog.open({ connectionString: url, repo: 'r', ref: 'main', mode: 'read' });
+    await expect(open).rejects.toThrow(IndexMismatchError);
+    await expect(open).rejects.toThrow(/has codescout schema none, this codescout reads 1\. Run codescout index against it once/);
+    expect(await withClient(url, async (c) => (await c.query("SELECT to_regclass('schema_migrations') AS t")).rows)).toEqual([{ t: null }]);
+  });
+});
