@@ -37,6 +37,7 @@ export async function makePrivateDir(dir: string): Promise<void> {
  * @throws ConfigError when the path is something else than this user's socket (never removed).
  */
 export async function removeStaleSocket(socketPath: string): Promise<void> {
+  if (process.platform === 'win32') return; // a named pipe goes with its process: nothing is left behind to remove
   const s = await lstat(socketPath).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return null;
     throw error;
