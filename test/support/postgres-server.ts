@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type SpawnOptions } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -119,22 +119,17 @@ function settingsText(port: number, socketDir: string): string {
   return `\n# codescout test server\n${lines.join('\n')}\nport = ${port}\nunix_socket_directories = '${socketDir}'\n`;
 }
 
-/** Processes of servers this process started, stopped on exit should a test forget (or crash before) `stop()`. */
-const running = new Set<string>();
-let exitHookInstalled = false;
-
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on('exit', () => {
-    for (const dataDir of running) {
-      try {
-        execFileSync(join(postgresBinDir(), 'pg_ctl'), ['-D', dataDir, '-m', 'immediate', '-w', 'stop'], { stdio: 'ignore', ...serverUser() });
-      } catch {
-        // Best effort at exit: the server may already be gone, and there is nobody left to tell.
-      }
-    }
-  });
+/**
+ * A watchdog shell per server: when this process is gone (a worker killed mid-test, an afterAll that timed out),
+ * it shuts the server down at once (SIGQUIT to the postmaster) and removes its folder. `stop()` ends it first.
+ */
+function startWatchdog(folder: string, dataDir: string): ChildProcess {
+  const script = `while kill -0 ${process.pid} 2>/dev/null && [ -d '${dataDir}' ]; do sleep 1; done
+[ -f '${dataDir}/postmaster.pid' ] && kill -QUIT "$(head -n 1 '${dataDir}/postmaster.pid')" 2>/dev/null
+sleep 2; rm -rf '${folder}'`;
+  const watchdog = spawn('/bin/sh', ['-c', script], { detached: true, stdio: 'ignore' });
+  watchdog.unref();
+  return watchdog;
 }
 
 async function startCluster(folder: string, dataDir: string, password: string): Promise<PostgresServer> {
@@ -153,8 +148,7 @@ async function startCluster(folder: string, dataDir: string, password: string): 
       lastError = error;
       continue;
     }
-    running.add(dataDir);
-    installExitHook();
+    const watchdog = startWatchdog(folder, dataDir);
     let stopped = false;
     const host = '127.0.0.1';
     return {
@@ -169,7 +163,7 @@ async function startCluster(folder: string, dataDir: string, password: string): 
         } catch {
           await run('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
         }
-        running.delete(dataDir);
+        watchdog.kill();
         rmSync(folder, { recursive: true, force: true });
       },
     };
