@@ -25,6 +25,7 @@ import { HnswStore } from './store/hnsw-store.js';
 import { openVectorStore, reconcileVectorStore, type OpenedVectorStore } from './store/open-vector-store.js';
 import { removeStaleTempFiles } from './store/stale-temp-files.js';
 import { acquireWriteLock } from './store/write-lock.js';
+import { applyStoredFilters, readStoredFilters, type IndexFilters } from './stored-filters.js';
 import type { Hit, SearchMode, SourceFile } from './types.js';
 
 /** Options of {@link openIndex}. */
@@ -37,6 +38,11 @@ export interface OpenIndexOptions extends IndexOptions {
   chunker?: Chunker;
   /** Told about model provisioning and recovery steps. */
   onProgress?: ProgressListener;
+  /**
+   * Whether the `include`/`exclude` globs stored with the index (by `codescout index --include/--exclude`) apply when
+   * these options name none (default true). Globs given here always win over the stored ones.
+   */
+  useStoredFilters?: boolean;
 }
 
 /** Options of {@link CodeIndex.search}. */
@@ -79,16 +85,21 @@ export interface IndexStats {
 
 /**
  * Opens (creating when missing) the index of a root. Cheap: the model loads on the first write or vector search.
- * @throws ConfigError for a bad root or cache dir, IndexMismatchError for an index of another model.
+ * Without `include`/`exclude` of its own, it indexes with the globs stored with the index by `codescout index`.
+ * @throws ConfigError for a bad root or cache dir or a damaged filters.json, IndexMismatchError for an index of another model.
  * @example
  * const index = await openIndex({ root: '.' });
  * await index.update();
  * const hits = await index.search('where are requests throttled', { k: 5 });
  * await index.close();
  */
-export async function openIndex(options: OpenIndexOptions): Promise<CodeIndex> {
-  const config = resolveConfig(options);
-  const indexDir = indexDirFor(config.cacheDir, config.root);
+export async function openIndex(given: OpenIndexOptions): Promise<CodeIndex> {
+  const located = resolveConfig(given);
+  const indexDir = indexDirFor(located.cacheDir, located.root);
+  // The globs the index was built with, so that every opener indexes what `codescout index` was told to.
+  const storedFilters = readStoredFilters(indexDir);
+  const options = given.useStoredFilters === false ? given : applyStoredFilters(given, storedFilters);
+  const config = options === given ? located : resolveConfig(options);
   const discovery = discoverySettingsFor(config, indexDir);
   await makeIndexFolder(indexDir);
   const notes: string[] = [];
@@ -140,7 +151,7 @@ export async function openIndex(options: OpenIndexOptions): Promise<CodeIndex> {
   if (opened.rebuilt && opened.isRepair === true && catalog.liveRowIds().length > 0) {
     note(`The vector index could not be used (${opened.rebuildReason}); rebuilt it from the catalog's cached vectors, nothing re-embedded.`);
   }
-  return new CodeIndex({ config, indexDir, discovery, catalog, vectors: opened.store, revision, notes, readonly, ...options });
+  return new CodeIndex({ config, indexDir, discovery, catalog, vectors: opened.store, revision, notes, readonly, storedFilters, ...options });
 }
 
 /** One root's index: the catalog (truth), the vector store (derived) and, lazily, the embedder. */
@@ -155,6 +166,11 @@ export class CodeIndex {
   readonly notes: readonly string[];
   /** True when the index location cannot be written: searches work, writes throw ConfigError. */
   readonly isReadonly: boolean;
+  /**
+   * The globs stored with the index by `codescout index --include/--exclude` (null when none): in force in
+   * `config` unless the options of {@link openIndex} named globs of their own or `useStoredFilters: false`.
+   */
+  readonly storedFilters: IndexFilters | null;
   private readonly noteList: string[];
   // Replaced together when damage met during a write moves the catalog aside (see recoverFromDamage).
   private catalog: Catalog;
@@ -176,6 +192,7 @@ export class CodeIndex {
     revision: string;
     notes: string[];
     readonly: boolean;
+    storedFilters: IndexFilters | null;
     embedder?: Embedder;
     chunker?: Chunker;
     onProgress?: ProgressListener;
@@ -189,6 +206,7 @@ export class CodeIndex {
     this.notes = o.notes;
     this.noteList = o.notes;
     this.isReadonly = o.readonly;
+    this.storedFilters = o.storedFilters;
     // The generation the vectors reflect, not the catalog's now: a commit since the open must still be reconciled.
     this.seenGeneration = o.vectors.generation;
     if (o.embedder) this.embedderPromise = Promise.resolve(o.embedder);

@@ -4,6 +4,7 @@
  */
 export { openIndex, CodeIndex, type OpenIndexOptions, type SearchOptions, type IndexStats } from './code-index.js';
 export { resolveConfig, DEFAULTS, type IndexOptions, type Config } from './config.js';
+export type { IndexFilters } from './stored-filters.js';
 export type { UpdateReport, UpdateProgress, ProgressListener } from './indexer/update-report.js';
 export type { Chunk, ChunkKind, Hit, Language, SearchMode, SourceFile, SkippedFile } from './types.js';
 export type { Embedder, EmbedderIdentity } from './embed/embedder.js';

@@ -76,6 +76,10 @@ const IndexStatsShape = z.object({
 
 /** `status --json`: IndexStats, plus the problems found when run with `--verify` (empty = healthy). */
 export const StatusOutput = IndexStatsShape.extend({
+  storedFilters: z
+    .object({ include: z.array(z.string()), exclude: z.array(z.string()) })
+    .nullable()
+    .describe('the --include/--exclude globs stored with the index by codescout index (an empty list leaves codescout.json\'s in force); null when none are stored'),
   problems: z.array(z.string()).optional().describe('only with --verify: one line per problem; non-empty exits 6'),
 });
 

@@ -8,6 +8,7 @@ import { readRegularFile } from '../discover/open-regular-file.js';
 import { ConfigError } from '../errors.js';
 import { eprintln, printJson, println, type CliIO } from './output.js';
 import { createProgressReporter } from './progress.js';
+import { describeFilters, type IndexFilters } from '../stored-filters.js';
 import { filtersForIndexRun, storeFilters } from './stored-filters.js';
 
 /** Options shared by every command that opens an index. */
@@ -86,7 +87,8 @@ export async function runStatus(io: CliIO, root: string | undefined, o: IndexCli
     printNotes(io, index);
     const s = index.stats();
     const problems = o.verify ? index.verify() : undefined;
-    if (o.json) printJson(io, problems === undefined ? s : { ...s, problems });
+    const status = { ...s, storedFilters: index.storedFilters };
+    if (o.json) printJson(io, problems === undefined ? status : { ...status, problems });
     else {
       println(io, `root:     ${s.root}`);
       println(io, `index:    ${s.indexDir}`);
@@ -97,6 +99,7 @@ export async function runStatus(io: CliIO, root: string | undefined, o: IndexCli
       println(io, `on disk:  ${(s.bytesOnDisk / 1024 / 1024).toFixed(1)} MiB`);
       println(io, `updated:  ${s.updatedAt ?? 'never'}`);
       println(io, `state:    ${s.indexState}${s.resetReason === null ? '' : ` (${s.resetReason})`}`);
+      println(io, `globs:    ${globsLine(index.storedFilters)}`);
       if (problems !== undefined) println(io, `verify:   ${problems.length === 0 ? 'ok' : `${problems.length} problem(s)`}`);
       for (const p of problems ?? []) println(io, `  - ${p}`);
     }
@@ -111,6 +114,12 @@ export async function runStatus(io: CliIO, root: string | undefined, o: IndexCli
   } finally {
     await index.close();
   }
+}
+
+/** The status line of the globs stored with the index (those of `codescout index --include/--exclude`). */
+function globsLine(stored: IndexFilters | null): string {
+  if (stored === null) return 'none stored (codescout.json, if any, decides what is indexed)';
+  return `${describeFilters(stored)} (stored by codescout index; --include/--exclude replace them, --reset-filters forgets them)`;
 }
 
 /** A note for people while chunks wait for their vectors (a build in progress or interrupted); null when none wait. */

@@ -6,7 +6,7 @@ import { LineLimitedInput, MAX_MESSAGE_BYTES } from '../mcp/line-limited-input.j
 import { createMcpServer } from '../mcp/server.js';
 import { indexOptions, type IndexCliOptions } from './index-commands.js';
 import { serveQueries } from './served-commands.js';
-import { withStoredFilters } from './stored-filters.js';
+import { storedFiltersNote } from './stored-filters.js';
 import { packageVersion } from './package-version.js';
 import { eprintln, type CliIO } from './output.js';
 
@@ -21,7 +21,9 @@ export async function runMcp(io: CliIO, root: string | undefined, o: IndexCliOpt
   // stdout carries JSON-RPC and nothing else: a dependency that logs with console.log must not corrupt it.
   console.log = console.info = console.debug = console.warn = (...args: unknown[]) => console.error(...args);
   const log = (message: string): void => eprintln(io, message);
-  const index = await openIndex(withStoredFilters(indexOptions(root, o), log));
+  const index = await openIndex(indexOptions(root, o));
+  const filtersNote = storedFiltersNote(index.storedFilters);
+  if (filtersNote !== null) log(filtersNote);
   for (const note of index.notes) log(`codescout: ${note}`);
   const session = new IndexSession(index, { watch: o.watch !== false, log });
   const server = createMcpServer({ session, log, version: packageVersion() });

@@ -3,7 +3,7 @@ import { watchIndex } from '../watch/watch-index.js';
 import type { LineServer } from '../serve/line-server.js';
 import { indexOptions, printNotes, type IndexCliOptions } from './index-commands.js';
 import { serveQueries } from './served-commands.js';
-import { withStoredFilters } from './stored-filters.js';
+import { storedFiltersNote } from './stored-filters.js';
 import { eprintln, printJson, println, type CliIO } from './output.js';
 import { createProgressReporter } from './progress.js';
 
@@ -21,13 +21,15 @@ export function namePaths(paths: readonly string[], max = MAX_NAMED_PATHS): stri
  * when it applies what is pending, saves and exits 0.
  */
 export async function runWatch(io: CliIO, root: string | undefined, o: IndexCliOptions & { poll?: boolean }): Promise<number> {
-  const index = await openIndex(withStoredFilters(indexOptions(root, o), (line) => eprintln(io, line)));
+  const index = await openIndex(indexOptions(root, o));
   try {
     index.assertWritable(); // one clear line now, not a watcher error and then the same error again
   } catch (error) {
     await index.close();
     throw error;
   }
+  const filtersNote = storedFiltersNote(index.storedFilters);
+  if (filtersNote !== null) eprintln(io, filtersNote);
   printNotes(io, index);
   if (index.state().indexState === 'empty') {
     try {

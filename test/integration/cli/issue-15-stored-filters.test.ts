@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { openIndex } from '../../../src/index.js';
 import { runCli, spawnCli, waitForExit, waitForOutput, type CliRun } from '../../helpers/cli.js';
 import { createTempTree, SMALL_REPO, type TempTree } from '../../helpers/fixture-tree.js';
-import { startMcp, structured } from '../mcp/mcp-client.js';
+import { assertMatchesSchema, startMcp, structured } from '../mcp/mcp-client.js';
 
 // Issue 15: `index --include/--exclude` given on the command line are stored with the index, so a later watch or mcp
 // on it indexes what index was told to instead of silently indexing everything again.
@@ -81,5 +82,42 @@ describe('globs given to index are stored with the index (issue 15)', () => {
     expect(JSON.parse(reset.stdout)).toMatchObject({ files: 6 });
     const plain = await cli(tree, ['index', tree.root, '--json']);
     expect([plain.stderr, JSON.parse(plain.stdout).files]).toEqual(['', 6]);
+  });
+
+  it('the library honours them: openIndex indexes with the stored globs; globs it is given win; useStoredFilters: false ignores them', async () => {
+    const tree = await tempTree();
+    expect((await cli(tree, ['index', tree.root, '--include', 'src/util/**', '--no-progress'])).code).toBe(0);
+    await tree.write('src/util/clock.ts', 'export function nowMs(): number {\n  return Date.now();\n}\n');
+    const listed = async (options: { include?: string[]; useStoredFilters?: boolean }): Promise<{ stored: unknown; include: readonly string[]; files: string[] }> => {
+      const index = await openIndex({ root: tree.root, cacheDir: tree.cacheDir, offline: true, ...options });
+      try {
+        await index.update();
+        return { stored: index.storedFilters, include: index.config.include, files: index.store.catalog.listFiles().map((f) => f.path).sort() };
+      } finally {
+        await index.close();
+      }
+    };
+    expect(await listed({})).toEqual({ stored: { include: ['src/util/**'], exclude: [] }, include: ['src/util/**'], files: ['src/util/clock.ts', ...UTIL] });
+    const own = await listed({ include: ['src/net/**'] });
+    expect(own).toEqual({ stored: { include: ['src/util/**'], exclude: [] }, include: ['src/net/**'], files: ['src/net/throttle.ts'] });
+    const ignored = await listed({ useStoredFilters: false });
+    expect([ignored.include, ignored.files.length]).toEqual([[], 7]);
+  });
+
+  it('status shows them (human and --json, per its schema), and says when none are stored', async () => {
+    const tree = await tempTree();
+    expect((await cli(tree, ['index', tree.root, '--include', 'src/util/**,src/net/**', '--exclude', 'src/net/retry.ts', '--no-progress'])).code).toBe(0);
+    const json = await cli(tree, ['status', tree.root, '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    const status = JSON.parse(json.stdout) as { storedFilters: unknown; files: number };
+    assertMatchesSchema('status', status);
+    expect([status.storedFilters, status.files]).toEqual([{ include: ['src/util/**', 'src/net/**'], exclude: ['src/net/retry.ts'] }, 3]);
+    const human = await cli(tree, ['status', tree.root]);
+    expect(human.stdout).toContain('\nglobs:    include src/util/**, src/net/**; exclude src/net/retry.ts (stored by codescout index; --include/--exclude replace them, --reset-filters forgets them)\n');
+    expect(human.stderr).toBe('');
+
+    expect((await cli(tree, ['index', tree.root, '--reset-filters', '--no-progress'])).code).toBe(0);
+    expect(JSON.parse((await cli(tree, ['status', tree.root, '--json'])).stdout)).toMatchObject({ storedFilters: null, files: 6 });
+    expect((await cli(tree, ['status', tree.root])).stdout).toContain('\nglobs:    none stored (codescout.json, if any, decides what is indexed)\n');
   });
 });

@@ -17,6 +17,7 @@ const stats = {
   vectors: 14, cachedVectors: 14, chunksWaiting: 0, bytesOnDisk: 4096, createdAt: '2025-01-01T00:00:00.000Z', updatedAt: '2025-01-01T00:00:00.000Z', schemaVersion: 1,
   indexState: 'ready', resetReason: null,
 };
+const status = { ...stats, storedFilters: null };
 
 describe('SCHEMAS', () => {
   it('has one draft-07 schema per CLI output and MCP tool result, each compiling under ajv strict mode', () => {
@@ -51,19 +52,27 @@ describe('SCHEMAS', () => {
   });
 
   it('status and index_status: nullable identity before the first build; index_status needs `watching`', () => {
-    expect(check('status', stats)).toBe(true);
-    expect(check('status', { ...stats, model: null, dimension: null, revision: null, createdAt: null, updatedAt: null, schemaVersion: null })).toBe(true);
-    expect(check('status', { ...stats, files: -1 })).toBe(false);
-    expect(check('status', { ...stats, files: 1.5 })).toBe(false);
+    expect(check('status', status)).toBe(true);
+    expect(check('status', { ...status, model: null, dimension: null, revision: null, createdAt: null, updatedAt: null, schemaVersion: null })).toBe(true);
+    expect(check('status', { ...status, files: -1 })).toBe(false);
+    expect(check('status', { ...status, files: 1.5 })).toBe(false);
     expect(check('indexStatus', { ...stats, watching: true })).toBe(true);
     expect(check('indexStatus', stats)).toBe(false);
   });
 
+  it('issue 15: status names the globs stored with the index, or null; index_status does not carry them', () => {
+    expect(check('status', { ...stats, storedFilters: { include: ['src/**'], exclude: [] } })).toBe(true);
+    expect(check('status', stats)).toBe(false);
+    expect(check('status', { ...stats, storedFilters: { include: ['src/**'] } })).toBe(false);
+    expect(check('status', { ...stats, storedFilters: { include: [], exclude: [], extra: [] } })).toBe(false);
+    expect(check('indexStatus', { ...stats, watching: false, storedFilters: null })).toBe(false);
+  });
+
   it('issue 19: an emptied index says so: status needs indexState, search carries it only when not ready', () => {
-    const reset = { ...stats, files: 0, chunks: 0, indexState: 'reset', resetReason: 'the index database was damaged' };
+    const reset = { ...status, files: 0, chunks: 0, indexState: 'reset', resetReason: 'the index database was damaged' };
     expect(check('status', reset)).toBe(true);
-    expect(check('status', { ...stats, indexState: 'broken' })).toBe(false);
-    const { indexState, ...withoutState } = stats;
+    expect(check('status', { ...status, indexState: 'broken' })).toBe(false);
+    const { indexState, ...withoutState } = status;
     expect(indexState).toBe('ready');
     expect(check('status', withoutState)).toBe(false);
     expect(check('search', { hits: [], indexState: 'reset', warning: 'run codescout index' })).toBe(true);
