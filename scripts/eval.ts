@@ -70,7 +70,7 @@ async function runMode(o: { index: CodeIndex; dataset: Dataset; mode: EvalMode; 
   for (const [i, task] of dataset.tasks.entries()) {
     const t0 = performance.now();
     const judge = createEvalJudge(args.judge, { taskId: task.id, gold: new Set(task.gold.map((g) => g.path)) });
-    const a = await answer(index, { mode, query: task.query, k: args.k, maxCycles: args.maxCycles, judge, builtinJudge: builtinJudgeOf(args.judge) });
+    const a = await answer(index, { mode, query: task.query, k: args.k, maxCycles: args.maxCycles, judge, builtinJudge: builtinJudgeOf(args.judge), chunkOrder: args.chunkOrder });
     const latencyMs = performance.now() - t0;
     const score = scoreTask({ kind: dataset.header.kind, results: a.results, gold: task.gold });
     const files = distinctPaths(a.results);

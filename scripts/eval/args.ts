@@ -2,7 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_MODEL_ID, MODELS } from '../../src/index.js';
-import { EVAL_MODES, type EvalMode } from './answer.js';
+import { CHUNK_ORDERS, EVAL_MODES, type ChunkOrder, type EvalMode } from './answer.js';
 import { EvalUsageError } from './errors.js';
 import { parseJudge, type JudgeSpec } from './judges.js';
 
@@ -22,6 +22,8 @@ export interface EvalArgs {
   readonly maxCycles: number;
   /** Who judges the loop modes' candidates. */
   readonly judge: JudgeSpec;
+  /** How the loop modes' files become one ranked list of chunks (see answer.ts). */
+  readonly chunkOrder: ChunkOrder;
   readonly debug: boolean;
   readonly help: boolean;
 }
@@ -40,9 +42,12 @@ export const USAGE = `usage: npx tsx scripts/eval.ts --dataset <file.jsonl> --co
   --judge J            who judges the loop modes: builtin (default), learned, heuristic (the two built-in judges),
                        oracle, noisy:<p> (oracle and noisy know the
                        gold: diagnostics of the loop's headroom, never product figures)
+  --chunk-order O      how the loop modes' files become one list of chunks (symbol hit@10 reads its first ten):
+                       relevance (default: by the chunks' relevance, each file's best in file order) or
+                       round-robin (every file's best chunk, then every file's second, ...)
   --debug              print stacks on errors`;
 
-const VALUE_FLAGS = new Set(['--dataset', '--corpus', '--modes', '--model', '--limit', '--cache-dir', '--work-dir', '--k', '--max-cycles', '--judge']);
+const VALUE_FLAGS = new Set(['--dataset', '--corpus', '--modes', '--model', '--limit', '--cache-dir', '--work-dir', '--k', '--max-cycles', '--judge', '--chunk-order']);
 const BOOLEAN_FLAGS = new Set(['--fresh', '--debug', '--help', '-h']);
 
 /** @throws EvalUsageError naming the flag for an unknown flag, a missing value or a bad number. */
@@ -102,9 +107,15 @@ export function parseArgs(argv: readonly string[]): EvalArgs {
     k: int('--k', 10, 1, 1000)!,
     maxCycles: int('--max-cycles', 3, 1, 5)!,
     judge: parseJudge(values.get('--judge') ?? 'builtin'),
+    chunkOrder: chunkOrderOf(values.get('--chunk-order') ?? 'relevance'),
     debug: flags.has('--debug'),
     help,
   };
+}
+
+function chunkOrderOf(raw: string): ChunkOrder {
+  if (!(CHUNK_ORDERS as readonly string[]).includes(raw)) throw new EvalUsageError(`--chunk-order: use ${CHUNK_ORDERS.join(' or ')}; got "${raw}".`);
+  return raw as ChunkOrder;
 }
 
 /** Default index cache of a dataset and model, shared by runs so a second run does not re-embed. */
