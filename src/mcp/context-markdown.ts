@@ -1,5 +1,6 @@
 import type { CycleTrace, StopReason } from '../retrieve/retrieval-result.js';
-import { chunkTitle, clip, fenced, languageTag, oneLine } from './markdown.js';
+import { chunkLines, clip, languageTag, oneLine } from './markdown.js';
+import { countLeftOut, fitTextPlan, leftOutLine, maxCharsFor, type TextPlan } from './text-fit.js';
 import type { BudgetedChunk, BudgetedFile } from './token-budget.js';
 
 /** Longest reason (and list of missing context) shown per file, in characters: judges may write at length. */
@@ -23,52 +24,63 @@ export interface ContextPackView {
 }
 
 /**
- * The answer as Markdown for an agent to read: a summary line, then per file a heading (path, relevance, role,
- * reason) and its chunks (`startLine-endLine kind symbol`) with fenced code for those that carry it. Only the code
- * grows with the token budget; everything else is a bounded overhead per file. The cycle trace only with `trace`.
+ * The answer as Markdown for an agent to read, all of it within `tokenBudget` approximate tokens (characters / 4):
+ * a summary line, then per file a heading (path, relevance, role, reason), its chunks (`startLine-endLine kind
+ * symbol`) and fenced code for those that carry it, the cycle trace only with `trace`, and one line saying what was
+ * left out to fit. At a small budget the best file's heading and as much of its code as fits stay; the trace (when
+ * asked for), then the other files, their code and the reasons go first (see {@link fitTextPlan}).
  */
 export function renderContextPack(p: ContextPackView, o: { trace: boolean }): string {
-  const parts = [summary(p)];
-  if (p.results.length > 0) parts.push('# Results', ...p.results.map(renderFile));
-  if (p.related.length > 0) parts.push('# Related', ...p.related.map(renderFile));
-  if (o.trace) parts.push(renderTrace(p.cycles));
-  return parts.join('\n\n');
+  const files = [...p.results, ...p.related];
+  const pieces = files.map(codePieces);
+  const code = pieces.map((list) => list.map((c) => c.text!));
+  const render = (plan: TextPlan): string => {
+    const shown = (list: readonly BudgetedFile[], from: number): string[] =>
+      list.flatMap((f, i) => (plan.entries[from + i]!.shown ? [renderFile(withPlannedCode(f, pieces[from + i]!, plan.entries[from + i]!.code), plan.entries[from + i]!.withReason)] : []));
+    const results = shown(p.results, 0);
+    const related = shown(p.related, p.results.length);
+    const left = countLeftOut(plan, code, (i) => files[i]!.reason !== '' || files[i]!.missingContext.length > 0);
+    const more = [left.code === 0 && p.truncated ? 'some code' : '', o.trace && !plan.extra ? 'the trace' : ''].filter((m) => m !== '');
+    const parts = [summary(p)];
+    if (results.length > 0) parts.push('# Results', ...results);
+    if (related.length > 0) parts.push('# Related', ...related);
+    if (plan.extra) parts.push(renderTrace(p.cycles));
+    const footer = leftOutLine({ tokenBudget: p.tokenBudget, left, noun: 'file', codeNoun: 'chunk', more });
+    if (footer !== '') parts.push(footer);
+    return parts.join('\n\n');
+  };
+  return render(fitTextPlan({ maxChars: maxCharsFor(p.tokenBudget), code, hasExtra: o.trace, render }));
 }
 
 function summary(p: ContextPackView): string {
   const found = p.results.length === 0 ? 'No file reached the high-relevance band (0.7)' : `${plural(p.results.length, 'file')} with relevance >= 0.7`;
-  const stop = `stopped (${p.stoppedBecause}) after ${plural(p.cycles.length, 'cycle')}`;
-  const cut = p.truncated ? '; some chunks were cut or left out to fit (a larger tokenBudget shows more)' : '';
-  return `${found}, ${p.related.length} related (0.4-0.7); ${stop}. Code: ${p.tokensUsed} of ${p.tokenBudget} tokens${cut}.`;
+  return `${found}, ${p.related.length} related (0.4-0.7); stopped (${p.stoppedBecause}) after ${plural(p.cycles.length, 'cycle')}.`;
 }
 
-function renderFile(f: BudgetedFile): string {
-  const lines = [`## ${oneLine(f.path)}  (${f.relevance.toFixed(2)}, ${f.role}: ${clip(f.reason, MAX_REASON_CHARS)})`];
-  if (f.missingContext.length > 0) lines.push(`missing: ${clip(f.missingContext.join('; '), MAX_REASON_CHARS)}`);
-  const tag = languageTag(f.path);
-  let bare = 0;
-  for (const c of mergeBareParts(f.chunks)) {
-    if (c.text === undefined) {
-      bare += 1;
-      if (bare <= MAX_BARE_CHUNKS) lines.push(`- ${chunkTitle(c)}`);
-    } else {
-      lines.push(`- ${chunkTitle(c)}${c.textTruncated ? ' (first lines)' : ''}`, fenced(c.text, tag));
-    }
-  }
-  if (bare > MAX_BARE_CHUNKS) lines.push(`- and ${plural(bare - MAX_BARE_CHUNKS, 'more chunk')}`);
+/** The chunks of a file that carry code, in the order the text buys them: most relevant first, then by line. */
+function codePieces(f: BudgetedFile): BudgetedChunk[] {
+  return f.chunks.filter((c) => c.text !== undefined).sort((a, b) => b.relevance - a.relevance || a.startLine - b.startLine);
+}
+
+/** The file with the code the plan shows in place of the code the structured content carries. */
+function withPlannedCode(f: BudgetedFile, pieces: readonly BudgetedChunk[], code: ReadonlyArray<string | undefined>): BudgetedFile {
+  const chunks = f.chunks.map((c): BudgetedChunk => {
+    const j = pieces.indexOf(c);
+    if (j < 0) return c;
+    const { text, textTruncated, ...rest } = c;
+    const shown = code[j];
+    if (shown === undefined) return rest;
+    return textTruncated || shown !== text ? { ...rest, text: shown, textTruncated: true } : { ...rest, text: shown };
+  });
+  return { ...f, chunks };
+}
+
+function renderFile(f: BudgetedFile, withReason: boolean): string {
+  const why = withReason && f.reason !== '' ? `: ${clip(f.reason, MAX_REASON_CHARS)}` : '';
+  const lines = [`## ${oneLine(f.path)}  (${f.relevance.toFixed(2)}, ${f.role}${why})`];
+  if (withReason && f.missingContext.length > 0) lines.push(`missing: ${clip(f.missingContext.join('; '), MAX_REASON_CHARS)}`);
+  lines.push(...chunkLines(f.chunks, { tag: languageTag(f.path), maxBare: MAX_BARE_CHUNKS }));
   return lines.join('\n');
-}
-
-/** The chunks by line, with neighbouring chunks of one symbol that carry no code (parts of a split symbol) as one. */
-function mergeBareParts(chunks: readonly BudgetedChunk[]): BudgetedChunk[] {
-  const out: BudgetedChunk[] = [];
-  for (const c of [...chunks].sort((a, b) => a.startLine - b.startLine)) {
-    const last = out.at(-1);
-    const sameSymbol = last !== undefined && last.symbol === c.symbol && last.kind === c.kind && last.parent === c.parent;
-    if (sameSymbol && last.text === undefined && c.text === undefined) out[out.length - 1] = { ...last, endLine: Math.max(last.endLine, c.endLine) };
-    else out.push(c);
-  }
-  return out;
 }
 
 function renderTrace(cycles: readonly CycleTrace[]): string {

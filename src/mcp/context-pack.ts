@@ -1,16 +1,18 @@
-import { renderCandidates, viewCandidates } from '../retrieve/candidate-view.js';
+import { viewCandidates } from '../retrieve/candidate-view.js';
 import type { SecretPolicy } from '../discover/secret-policy.js';
 import type { RetrievalResult } from '../retrieve/retrieval-result.js';
 import type { RetrievalSession } from '../retrieve/retrieval-session.js';
 import { loadChunkCode } from './chunk-code.js';
+import { renderCandidatesText } from './candidates-markdown.js';
 import { renderContextPack } from './context-markdown.js';
+import { clip } from './markdown.js';
 import { fitCodeToBudget } from './token-budget.js';
 import { ToolReply } from './tool-result.js';
 
 /**
  * The answer of a retrieval as `retrieve_context` and `judge_context` return it: results first, then related, code
- * within the budget. The structured content holds everything; the text block is Markdown (see
- * {@link renderContextPack}) bounded by the budget, with the cycle trace only when `trace` is set.
+ * within the budget. The structured content holds everything (code within the budget); the text block is Markdown
+ * (see {@link renderContextPack}) that fits the budget whole, with the cycle trace only when `trace` is set.
  */
 export async function contextPack(o: { root: string; secrets: SecretPolicy; result: RetrievalResult; tokenBudget: number; trace?: boolean }): Promise<ToolReply> {
   const { result, tokenBudget } = o;
@@ -28,6 +30,9 @@ export async function contextPack(o: { root: string; secrets: SecretPolicy; resu
   return new ToolReply({ status: 'done', ...view }, renderContextPack(view, { trace: o.trace ?? false }));
 }
 
+/** Characters of the task the candidates text repeats: the agent wrote it, and the budget is for the code. */
+const MAX_TASK_CHARS_SHOWN = 200;
+
 /** One cycle of an agent-judged session: its candidates with code within the budget, and how to answer. */
 export function judgeStep(o: { session: RetrievalSession; sessionId: string; tokenBudget: number }): ToolReply {
   const { session, sessionId, tokenBudget } = o;
@@ -42,9 +47,8 @@ export function judgeStep(o: { session: RetrievalSession; sessionId: string; tok
     tokensUsed: view.tokensUsed,
     truncated: view.truncated,
   };
-  const text =
-    `Cycle ${session.cycle} of at most ${session.task.maxCycles} for: ${session.task.text}\n` +
-    `Judge these ${view.candidates.length} files with judge_context({ sessionId: "${sessionId}", evaluations: [{ path, relevance, reason?, missingContext? }] }).\n\n` +
-    renderCandidates(view.candidates);
-  return new ToolReply(value, text);
+  const head =
+    `Cycle ${session.cycle} of at most ${session.task.maxCycles} for: ${clip(session.task.text, MAX_TASK_CHARS_SHOWN)}\n` +
+    `Judge these ${view.candidates.length} files with judge_context({ sessionId: "${sessionId}", evaluations: [{ path, relevance, reason?, missingContext? }] }).`;
+  return new ToolReply(value, renderCandidatesText(view.candidates, { head, tokenBudget }));
 }

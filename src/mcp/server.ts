@@ -27,7 +27,7 @@ export interface McpServerOptions {
 
 const INSTRUCTIONS =
   'codescout searches a local semantic index of one code base. For a task, call retrieve_context with the task in ' +
-  'words (plus keywords you know); it returns high-relevance files with their code within tokenBudget. To judge ' +
+  'words (plus keywords you know); it returns high-relevance files with their code, as text that fits tokenBudget. To judge ' +
   'the candidates yourself (better answers), call it with judge "agent" and answer each cycle with judge_context. Use ' +
   'search_code to look up a name. Paths are relative to the indexed root.';
 

@@ -27,8 +27,8 @@ export function registerJudgeContext(server: McpServer, o: { session: IndexSessi
         'Takes your evaluations of the current cycle\'s candidates (from retrieve_context with judge "agent", or the ' +
         'previous judge_context), learns from them (terms of the files you score high, what you say is missing, files ' +
         'you exclude) and searches again. Returns status "judge" with the next cycle\'s candidates, or, once the loop ' +
-        `stops, status "done" with the answer: results (>= 0.7) first, then related, with code within tokenBudget (the text ` +
-        `is Markdown; the cycle trace only with trace: true). ${JUDGE_BANDS}`,
+        `stops, status "done" with the answer: results (>= 0.7) first, then related, with their code (the text ` +
+        `is Markdown that fits tokenBudget whole; the cycle trace only with trace: true). ${JUDGE_BANDS}`,
       inputSchema: JudgeContextInput,
       outputSchema: RetrieveContextOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },

@@ -12,7 +12,7 @@ import { contextPack, judgeStep } from '../context-pack.js';
 import { checkGlobs } from '../root-paths.js';
 import { progressFor, runTool, type Log } from '../tool-result.js';
 
-/** Code returned by default, in approximate tokens (chars / 4). */
+/** Text (and code in the structured content) returned by default, in approximate tokens (chars / 4). */
 export const DEFAULT_TOKEN_BUDGET = 4000;
 /** Most code one call may ask for, in approximate tokens. */
 export const MAX_TOKEN_BUDGET = 100_000;
@@ -26,7 +26,11 @@ export const tokenBudgetArg = z
   .min(0)
   .max(MAX_TOKEN_BUDGET)
   .optional()
-  .describe(`approximate tokens of code to return, best chunks first (default ${DEFAULT_TOKEN_BUDGET}; 0 = paths and line ranges only)`);
+  .describe(
+    `approximate tokens (characters / 4) the text may take, headings and code together: the best file and its code ` +
+    `first, then other files, their code and reasons; one line says what was left out (default ${DEFAULT_TOKEN_BUDGET}; ` +
+    `0 = no code, the text names the best file only). The structured content carries code within the same budget`,
+  );
 
 /** The trace argument of `retrieve_context` and `judge_context`. */
 export const traceArg = z.boolean().optional().describe('also show the cycle trace (queries, learned terms, gaps) in the text (default false; the structured content always has it)');
@@ -56,8 +60,8 @@ export function registerRetrieveContext(server: McpServer, o: { session: IndexSe
         'Finds the files and code a task needs: searches the local semantic index, judges every file (relevance 0..1, ' +
         'reason, missing context), learns the code base\'s words and searches again, up to maxCycles. With the default ' +
         'judge it returns status "done": high-relevance files (results, >= 0.7), related files (0.4-0.7), the cycle ' +
-        'trace, and the code of the best chunks within tokenBudget; the text is Markdown (files, line ranges, fenced code; ' +
-        'the trace only with trace: true). With judge "agent" you are the judge: it returns ' +
+        'trace, and the code of the best chunks; the text is Markdown (files, line ranges, fenced code; the trace only ' +
+        'with trace: true) that fits tokenBudget whole. With judge "agent" you are the judge: it returns ' +
         'status "judge", a sessionId and the first cycle\'s candidate files with their code and a built-in hint; score ' +
         `them with judge_context. ${JUDGE_BANDS}`,
       inputSchema: RetrieveContextInput,

@@ -11,7 +11,7 @@ import { MAX_TOKEN_BUDGET } from './retrieve-context.js';
 /** Most hits one call may ask for. */
 export const MAX_HITS = 100;
 
-/** Code `search_code` returns by default, in approximate tokens (chars / 4): a look-up, smaller than a task's context. */
+/** Text `search_code` returns by default, in approximate tokens (chars / 4): a look-up, smaller than a task's context. */
 export const DEFAULT_SEARCH_TOKEN_BUDGET = 1500;
 
 /** Arguments of `search_code`. */
@@ -27,7 +27,10 @@ export const SearchCodeInput = {
     .min(0)
     .max(MAX_TOKEN_BUDGET)
     .optional()
-    .describe(`approximate tokens of code to return, best hits first (default ${DEFAULT_SEARCH_TOKEN_BUDGET}; 0 = locations only)`),
+    .describe(
+      `approximate tokens (characters / 4) the text may take, headings and code together, best hits first; one line ` +
+      `says what was left out (default ${DEFAULT_SEARCH_TOKEN_BUDGET}; 0 = no code, the text names the best hit only)`,
+    ),
 };
 
 /** Registers `search_code`: one-shot search returning chunk locations and their code within a budget, best first. */
@@ -38,7 +41,7 @@ export function registerSearchCode(server: McpServer, o: { session: IndexSession
       title: 'Search code',
       description:
         'One-shot search of the local semantic index: returns chunks (path, line range, symbol, kind, similarity to ' +
-        'the query) best first, with the code of the best ones within tokenBudget; the text is Markdown. Cheaper than ' +
+        'the query) best first, with the code of the best ones; the text is Markdown that fits tokenBudget whole. Cheaper than ' +
         'retrieve_context; use it to look up a known name or to probe before a task.',
       inputSchema: SearchCodeInput,
       outputSchema: SearchOutput,
@@ -64,8 +67,8 @@ export function registerSearchCode(server: McpServer, o: { session: IndexSession
         }));
         const chunksWaiting = o.session.index.chunksWaiting();
         const value = { hits, tokenBudget, tokensUsed: fitted.tokensUsed, truncated: fitted.truncated, ...(chunksWaiting > 0 ? { chunksWaiting } : {}) };
-        const waiting = chunksWaiting > 0 ? `\n\nNote: ${chunksWaiting} chunks are not embedded yet (the index is being built); they are found by their words only.` : '';
-        return new ToolReply(value, renderSearchHits(fitted.hits, value) + waiting);
+        const note = chunksWaiting > 0 ? `Note: ${chunksWaiting} chunks are not embedded yet (the index is being built); they are found by their words only.` : undefined;
+        return new ToolReply(value, renderSearchHits(fitted.hits, { tokenBudget, truncated: fitted.truncated, ...(note === undefined ? {} : { note }) }));
       }),
   );
 }
