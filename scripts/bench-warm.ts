@@ -122,13 +122,27 @@ async function mcpTextRows(root: string, cacheDir: string, env: NodeJS.ProcessEn
   await client.connect(transport);
   const rows: Row[] = [];
   try {
-    for (const [tool, args] of [['retrieve_context', { text: TASK }], ['search_code', { query: SEARCH, k: 10 }]] as const) {
+    const calls = [
+      ['retrieve_context', 'retrieve_context', { text: TASK }],
+      ['retrieve_context (judge agent)', 'retrieve_context', { text: TASK, judge: 'agent' }],
+      ['search_code', 'search_code', { query: SEARCH, k: 10 }],
+    ] as const;
+    for (const [label, tool, args] of calls) {
       for (const budget of BUDGETS) {
         const reply = (await client.callTool({ name: tool, arguments: { ...args, tokenBudget: budget } }, undefined, { timeout: 300_000 })) as CallToolResult;
         const text = reply.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
-        const s = reply.structuredContent as { tokensUsed: number; results?: File[]; related?: File[]; hits?: Array<{ text?: string }> };
-        const code = [...(s.results ?? []), ...(s.related ?? [])].flatMap((f) => f.chunks).concat(s.hits ?? []).reduce((n, c) => n + (c.text?.length ?? 0), 0);
-        rows.push([`mcp ${tool} at ${budget} tokens`, `${text.length} chars`, `code ${code} of ${budget * 4} chars the budget allows, tokensUsed ${s.tokensUsed}, structured JSON ${JSON.stringify(s).length} chars`]);
+        const s = reply.structuredContent as { tokensUsed: number; results?: File[]; related?: File[]; candidates?: File[]; hits?: Array<{ path: string; startLine: number; text?: string }> };
+        const files = [...(s.results ?? []), ...(s.related ?? []), ...(s.candidates ?? [])];
+        const code = files.flatMap((f) => f.chunks).concat(s.hits ?? []).reduce((n, c) => n + (c.text?.length ?? 0), 0);
+        const named = (head: string): boolean => text.startsWith(head.slice(1)) || text.includes(head);
+        const entries = s.hits
+          ? `${s.hits.filter((h) => named(`\n## ${h.path}:${h.startLine}-`)).length} of ${s.hits.length} hits`
+          : `${files.filter((f) => named(`\n## ${f.path}  (`)).length} of ${files.length} files`;
+        rows.push([
+          `mcp ${label} at ${budget} tokens`,
+          `${text.length} chars`,
+          `~${Math.ceil(text.length / 4)} of ${budget} tokens (chars / 4); ${entries} in the text; structured: code ${code} chars, tokensUsed ${s.tokensUsed}, JSON ${JSON.stringify(s).length} chars`,
+        ]);
       }
     }
   } finally {
@@ -137,6 +151,6 @@ async function mcpTextRows(root: string, cacheDir: string, env: NodeJS.ProcessEn
   return rows;
 }
 
-type File = { chunks: Array<{ text?: string }> };
+type File = { path: string; chunks: Array<{ text?: string }> };
 
 await runScript(USAGE, main);
