@@ -124,7 +124,7 @@ function settingsText(port: number, socketDir: string): string {
  * it shuts the server down at once (SIGQUIT to the postmaster) and removes its folder. `stop()` ends it first.
  */
 function startWatchdog(folder: string, dataDir: string): ChildProcess {
-  const script = `while kill -0 ${process.pid} 2>/dev/null && [ -d '${dataDir}' ]; do sleep 1; done
+  const script = `while kill -0 ${process.pid} 2>/dev/null && [ -d '${folder}' ]; do sleep 1; done
 [ -f '${dataDir}/postmaster.pid' ] && kill -QUIT "$(head -n 1 '${dataDir}/postmaster.pid')" 2>/dev/null
 sleep 2; rm -rf '${folder}'`;
   const watchdog = spawn('/bin/sh', ['-c', script], { detached: true, stdio: 'ignore' });
@@ -132,7 +132,22 @@ sleep 2; rm -rf '${folder}'`;
   return watchdog;
 }
 
-async function startCluster(folder: string, dataDir: string, password: string): Promise<PostgresServer> {
+/** A new temp folder owned by the server user, watched from its creation on (initdb and pg_basebackup included). */
+function serverFolder(prefix: string): { folder: string; dataDir: string; watchdog: ChildProcess } {
+  const folder = mkdtempSync(join(tmpdir(), prefix));
+  chownTree(folder, serverUser());
+  const dataDir = join(folder, 'data');
+  return { folder, dataDir, watchdog: startWatchdog(folder, dataDir) };
+}
+
+/** Removes a folder whose server never started, and its watchdog. */
+function discardFolder(place: { folder: string; watchdog: ChildProcess }): void {
+  place.watchdog.kill();
+  rmSync(place.folder, { recursive: true, force: true });
+}
+
+async function startCluster(place: { folder: string; dataDir: string; watchdog: ChildProcess }, password: string): Promise<PostgresServer> {
+  const { folder, dataDir, watchdog } = place;
   const socketDir = join(folder, 'socket');
   mkdirSync(socketDir, { recursive: true });
   chownTree(socketDir, serverUser());
@@ -148,7 +163,6 @@ async function startCluster(folder: string, dataDir: string, password: string): 
       lastError = error;
       continue;
     }
-    const watchdog = startWatchdog(folder, dataDir);
     let stopped = false;
     const host = '127.0.0.1';
     return {
@@ -169,7 +183,7 @@ async function startCluster(folder: string, dataDir: string, password: string): 
     };
   }
   const log = existsSync(logFile) ? readFileSync(logFile, 'utf8') : '';
-  rmSync(folder, { recursive: true, force: true });
+  discardFolder(place);
   throw new Error(`PostgreSQL did not start: ${String(lastError)}\n${log}`);
 }
 
@@ -178,17 +192,19 @@ async function startCluster(folder: string, dataDir: string, password: string): 
  * password fails), a database `codescout` with the `vector` extension. Call `stop()` in afterAll.
  */
 export async function startPostgres(): Promise<PostgresServer> {
-  const user = serverUser();
-  const folder = mkdtempSync(join(tmpdir(), 'codescout-pg-'));
-  chownTree(folder, user);
+  const place = serverFolder('codescout-pg-');
   const password = randomBytes(12).toString('hex');
-  const pwfile = join(folder, 'pwfile');
+  const pwfile = join(place.folder, 'pwfile');
   writeFileSync(pwfile, `${password}\n`, { mode: 0o600 });
-  chownTree(pwfile, user);
-  const dataDir = join(folder, 'data');
-  await run('initdb', ['-D', dataDir, '-U', USER, `--pwfile=${pwfile}`, '--auth=scram-sha-256', '-E', 'UTF8', '--no-locale', '--no-sync', '--no-instructions']);
+  chownTree(pwfile, serverUser());
+  try {
+    await run('initdb', ['-D', place.dataDir, '-U', USER, `--pwfile=${pwfile}`, '--auth=scram-sha-256', '-E', 'UTF8', '--no-locale', '--no-sync', '--no-instructions']);
+  } catch (error) {
+    discardFolder(place);
+    throw error;
+  }
   rmSync(pwfile);
-  const server = await startCluster(folder, dataDir, password);
+  const server = await startCluster(place, password);
   try {
     await withClient(server.connectionString.replace(/\/codescout$/, '/postgres'), (c) => c.query(`CREATE DATABASE ${DATABASE}`));
     await withClient(server.connectionString, (c) => c.query('CREATE EXTENSION vector'));
@@ -204,13 +220,15 @@ export async function startPostgres(): Promise<PostgresServer> {
  * Readers connect to its `connectionString`; writes there fail as on any hot standby.
  */
 export async function startReplica(primary: PostgresServer): Promise<PostgresServer> {
-  const user = serverUser();
-  const folder = mkdtempSync(join(tmpdir(), 'codescout-pg-replica-'));
-  chownTree(folder, user);
-  const dataDir = join(folder, 'data');
+  const place = serverFolder('codescout-pg-replica-');
   const source = `host=${primary.host} port=${primary.port} user=${primary.user} password=${primary.password} dbname=${primary.database}`;
-  await run('pg_basebackup', ['-D', dataDir, '-R', '-X', 'stream', '-c', 'fast', '--no-sync', '-d', source]);
-  return startCluster(folder, dataDir, primary.password);
+  try {
+    await run('pg_basebackup', ['-D', place.dataDir, '-R', '-X', 'stream', '-c', 'fast', '--no-sync', '-d', source]);
+  } catch (error) {
+    discardFolder(place);
+    throw error;
+  }
+  return startCluster(place, primary.password);
 }
 
 /** Connects, runs `fn`, disconnects. */

@@ -14,11 +14,9 @@ import { LATEST_SCHEMA_VERSION } from './migrations/index.js';
 import { checkNamespace } from './namespace-integrity.js';
 import { bumpGeneration, replaceFileRows, storeVectors } from './replace-file.js';
 import { StoreUnavailableError } from './store-unavailable-error.js';
+import { chunksWithoutVectors, namespaceVectors, queuedTexts, rowVectors, waitingRows } from './vector-reads.js';
 import { ensureVectorIndex, nearestChunks, parseVector } from './vector-search.js';
 import { acquireWriterLock, releaseWriterLock, type WriterLockHolder } from './writer-lock.js';
-
-/** Rows read per batch when streaming every vector. */
-const VECTOR_BATCH_ROWS = 1000;
 
 /** How to open a {@link PostgresCatalog}. */
 export interface PostgresCatalogOptions extends ConnectionSettings {
@@ -330,42 +328,19 @@ export class PostgresCatalog implements AsyncCatalog {
   }
 
   async *allVectors(revision: string): AsyncGenerator<{ rowId: number; vector: Float32Array }> {
-    let after = 0;
-    for (;;) {
-      const rows = await this.read.rows<{ id: number; vector: string }>(
-        `SELECT c.id, e.vector::text AS vector FROM chunks c JOIN embeddings e ON e.text_hash = c.text_hash AND e.revision = $2
-         WHERE c.namespace_id = $1 AND c.id > $3 ORDER BY c.id LIMIT ${VECTOR_BATCH_ROWS}`, [this.namespaceId, revision, after],
-      );
-      for (const row of rows) yield { rowId: row.id, vector: parseVector(row.vector) };
-      const last = rows.at(-1);
-      if (last === undefined || rows.length < VECTOR_BATCH_ROWS) return;
-      after = last.id;
-    }
+    yield* namespaceVectors(this.read, this.namespaceId, revision);
   }
 
   async vectorsForRows(rowIds: readonly number[], revision: string): Promise<Array<{ rowId: number; vector: Float32Array }>> {
-    if (rowIds.length === 0) return [];
-    const rows = await this.read.rows<{ id: number; vector: string }>(
-      `SELECT c.id, e.vector::text AS vector FROM chunks c JOIN embeddings e ON e.text_hash = c.text_hash AND e.revision = $2
-       WHERE c.namespace_id = $1 AND c.id = ANY($3::bigint[]) ORDER BY c.id`, [this.namespaceId, revision, [...rowIds]],
-    );
-    return rows.map((r) => ({ rowId: r.id, vector: parseVector(r.vector) }));
+    return rowVectors(this.read, this.namespaceId, rowIds, revision);
   }
 
   async missingVectors(revision: string): Promise<Array<{ rowId: number; hash: string }>> {
-    return this.read.rows<{ rowId: number; hash: string }>(
-      `SELECT c.id AS "rowId", c.text_hash AS hash FROM chunks c WHERE c.namespace_id = $1
-         AND NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.text_hash = c.text_hash AND e.revision = $2)
-         AND NOT EXISTS (SELECT 1 FROM pending_texts p WHERE p.text_hash = c.text_hash) ORDER BY c.id`, [this.namespaceId, revision],
-    );
+    return chunksWithoutVectors(this.read, this.namespaceId, revision);
   }
 
   async pendingTexts(limit: number): Promise<Array<{ hash: string; embedText: string }>> {
-    return this.read.rows<{ hash: string; embedText: string }>(
-      `SELECT p.text_hash AS hash, p.embed_text AS "embedText" FROM pending_texts p
-       WHERE EXISTS (SELECT 1 FROM chunks c WHERE c.namespace_id = $1 AND c.text_hash = p.text_hash)
-       ORDER BY p.queued_at, p.seq LIMIT $2`, [this.namespaceId, limit],
-    );
+    return queuedTexts(this.read, this.namespaceId, limit);
   }
 
   async storePendingVectors(vectors: ReadonlyMap<string, Float32Array>, revision: string): Promise<Array<{ rowId: number; hash: string }>> {
@@ -387,9 +362,7 @@ export class PostgresCatalog implements AsyncCatalog {
   }
 
   async waitingRowIds(): Promise<number[]> {
-    return (await this.read.rows<{ id: number }>(
-      'SELECT c.id FROM chunks c WHERE c.namespace_id = $1 AND EXISTS (SELECT 1 FROM pending_texts p WHERE p.text_hash = c.text_hash) ORDER BY c.id', [this.namespaceId],
-    )).map((r) => r.id);
+    return waitingRows(this.read, this.namespaceId);
   }
 
   async pendingChunkCount(): Promise<number> {
