@@ -60,7 +60,21 @@ export function postgresBinDir(): string {
         '(or set CODESCOUT_SKIP_POSTGRES=1 to leave out the PostgreSQL store tests, issue 18)',
     );
   }
+  if (process.getuid?.() === 0) assertOthersCanReach(bin);
   return bin;
+}
+
+/** Under root the server runs as `nobody`, which must be able to walk to the binaries (a clone in /root cannot). */
+function assertOthersCanReach(bin: string): void {
+  for (let dir = bin; ; dir = dirname(dir)) {
+    if ((statSync(dir).mode & 0o001) === 0) {
+      throw new Error(
+        `PostgreSQL refuses to run as root, so the tests run it as nobody, who cannot enter ${dir}. Install it somewhere ` +
+          'others can read: CODESCOUT_POSTGRES_DIR=/opt/codescout-postgres node scripts/pg/install-postgres.mjs, and run the tests with that variable set',
+      );
+    }
+    if (dirname(dir) === dir) return;
+  }
 }
 
 /** When tests run as root, the server runs as `nobody` (PostgreSQL refuses root). */
