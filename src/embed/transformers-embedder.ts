@@ -2,15 +2,35 @@ import os from 'node:os';
 import path from 'node:path';
 import { AbortError, ModelLoadError } from '../errors.js';
 import type { Embedder } from './embedder.js';
+import { lengthBatches, type BatchLimits } from './length-batches.js';
 import { assertModelFolder, sha256File } from './model-folder.js';
 import type { ModelSpec } from './models.js';
 
 /**
- * Texts per forward pass. One, on purpose: the q8 weights quantise activations per tensor, so a text's vector
- * shifts slightly with its batch neighbours (cosine ~0.997), which breaks "same text, same vector"; and on CPU
- * batch 1 measured fastest anyway (no padding; 83 vs 70 texts/s at 32). Larger batches are sorted by length.
+ * Batching (issue 17), measured with `scripts/bench-embed.ts /tmp/es --batches --chunks 512 --slice 256` on this
+ * project's 2-core machine (512 es-toolkit chunk texts, mean 168 tokens; texts/s, best of 3 interleaved rounds).
+ * Two intra-op threads: batch 1 70.9; sorted by length 4 rows 86.1, 8 rows 89.3 (1.26x; 1.20-1.25x in 2 more runs),
+ * 16 rows 86.2; at most 512 padded tokens 87.8; unsorted 8 rows 56.9 (32% padding). One intra-op thread: batch 1
+ * 58.3, 8 rows 50.2, 512 tokens 58.3 — the int8 kernels are compute-bound at batch 1, and what batches save is the
+ * two threads' hand-offs per operator. So texts go 8 to a pass, sorted by length, when there are threads to hand
+ * off between, and one at a time otherwise.
+ *
+ * The q8 weights quantise activations per tensor, so a batched text's vector moves with its neighbours: cosine to
+ * its batch-1 vector min 0.980, mean 0.992 at 8 rows. R@10 (single, iterative) on the four doc2code dev sets stays
+ * within one task of batch 1 (-0.4 to +0.8 points; bench/RESULTS.md), so vectors cached at batch 1 and batched ones
+ * count as the same model revision; queries are embedded alone, so a query's vector stays exactly reproducible.
  */
-const DEFAULT_BATCH_SIZE = 1;
+const DEFAULT_BATCH_ROWS = 8;
+/** Texts per pass with a single intra-op thread (see above). */
+const SINGLE_THREAD_BATCH_ROWS = 1;
+/** Padded tokens per pass: binds only above 256-token inputs (bge-small's 512: 4 rows), bounding a pass's memory. */
+const DEFAULT_BATCH_TOKENS = 2048;
+/**
+ * onnxruntime inter-op threads: 1 (sequential executor), both cores in the intra-op pool (threads default: all
+ * cores). The encoder is one chain of operators, so a parallel executor has little to overlap, and its threads
+ * compete with the intra-op pool: 2 intra x 2 inter measured 44 texts/s at batch 1 against 71 for 2 x 1.
+ */
+const DEFAULT_INTER_OP_THREADS = 1;
 /** Characters kept before tokenising: far above any model's token budget, bounds the cost of huge inputs. */
 const CHARS_PER_TOKEN_CAP = 16;
 
@@ -25,7 +45,14 @@ export interface TransformersEmbedderOptions {
   readonly dir: string;
   /** onnxruntime intra-op threads; default: all cores. */
   readonly threads?: number;
+  /** onnxruntime inter-op threads (with more than one, the session runs independent nodes in parallel). */
+  readonly interOpThreads?: number;
+  /** Whether idle intra-op threads spin-wait for work (onnxruntime's default) instead of sleeping. */
+  readonly spinning?: boolean;
+  /** Most texts in one forward pass; default 8 with more than one intra-op thread, else 1. */
   readonly batchSize?: number;
+  /** Most padded tokens (rows × longest) in one forward pass; default 2048. */
+  readonly batchTokens?: number;
 }
 
 /**
@@ -36,7 +63,8 @@ export class TransformersEmbedder implements Embedder {
   readonly model: string;
   readonly dimension: number;
   readonly maxTokens: number;
-  private readonly batchSize: number;
+  /** How texts are grouped into forward passes. */
+  readonly batchLimits: BatchLimits;
 
   private constructor(
     private readonly spec: ModelSpec,
@@ -44,12 +72,12 @@ export class TransformersEmbedder implements Embedder {
     private readonly tf: Transformers,
     private readonly tokenizer: Tokenizer,
     private readonly net: Model,
-    batchSize: number,
+    batchLimits: BatchLimits,
   ) {
     this.model = spec.id;
     this.dimension = spec.dimension;
     this.maxTokens = spec.maxTokens;
-    this.batchSize = batchSize;
+    this.batchLimits = batchLimits;
   }
 
   /**
@@ -65,6 +93,7 @@ export class TransformersEmbedder implements Embedder {
     tf.env.localModelPath = path.dirname(path.resolve(dir)) + path.sep;
     const name = path.basename(path.resolve(dir));
     const threads = options.threads ?? Math.max(1, os.availableParallelism());
+    const interOpThreads = options.interOpThreads ?? DEFAULT_INTER_OP_THREADS;
     try {
       const [revision, tokenizer, net] = await Promise.all([
         sha256File(path.join(dir, spec.onnxFile)),
@@ -73,10 +102,16 @@ export class TransformersEmbedder implements Embedder {
           local_files_only: true,
           dtype: spec.dtype,
           device: 'cpu',
-          session_options: { intraOpNumThreads: threads, interOpNumThreads: 1 },
+          session_options: {
+            intraOpNumThreads: threads,
+            interOpNumThreads: interOpThreads,
+            executionMode: interOpThreads > 1 ? 'parallel' : 'sequential',
+            ...(options.spinning === false ? { extra: { session: { intra_op: { allow_spinning: '0' }, inter_op: { allow_spinning: '0' } } } } : {}),
+          },
         }),
       ]);
-      return new TransformersEmbedder(spec, revision, tf, tokenizer, net, options.batchSize ?? DEFAULT_BATCH_SIZE);
+      const limits = { maxRows: options.batchSize ?? (threads > 1 ? DEFAULT_BATCH_ROWS : SINGLE_THREAD_BATCH_ROWS), maxTokens: options.batchTokens ?? DEFAULT_BATCH_TOKENS };
+      return new TransformersEmbedder(spec, revision, tf, tokenizer, net, limits);
     } catch (error) {
       throw new ModelLoadError(
         `Could not load ${spec.id} from ${dir}: ${(error as Error).message}. ` +
@@ -112,13 +147,19 @@ export class TransformersEmbedder implements Embedder {
     return vector!;
   }
 
-  /** Embeds pre-tokenised inputs: sorts by length, runs padded batches, pools, normalises. */
+  /** Embeds pre-tokenised inputs in length-bucketed batches (see lengthBatches); pools, normalises. */
   async embedIds(idLists: readonly number[][], signal?: AbortSignal): Promise<Float32Array[]> {
-    const order = idLists.map((_, i) => i).sort((a, b) => idLists[a]!.length - idLists[b]!.length);
+    return this.embedBatches(idLists, lengthBatches(idLists.map((ids) => ids.length), this.batchLimits), signal);
+  }
+
+  /**
+   * Embeds pre-tokenised inputs grouped as `batches` says (lists of indices into `idLists`, each index once);
+   * vectors come back in input order.
+   */
+  async embedBatches(idLists: readonly number[][], batches: readonly (readonly number[])[], signal?: AbortSignal): Promise<Float32Array[]> {
     const out = new Array<Float32Array>(idLists.length);
-    for (let start = 0; start < order.length; start += this.batchSize) {
+    for (const batch of batches) {
       if (signal?.aborted) throw new AbortError('Embedding aborted');
-      const batch = order.slice(start, start + this.batchSize);
       const vectors = await this.runBatch(batch.map((i) => idLists[i]!));
       batch.forEach((i, j) => (out[i] = vectors[j]!));
     }

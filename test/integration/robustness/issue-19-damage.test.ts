@@ -19,11 +19,11 @@ const verify = (cacheDir: string, root = t.tree.root) => runCli(['status', root,
 const problemsOf = (run: { stdout: string; code: number | null }): string[] => (parseOneJson(run as never) as { problems: string[] }).problems;
 
 /** Reads one cached vector (the first row of the cache) as numbers. */
-function firstCachedVector(catalog: string): { rowid: number; vector: Float32Array } {
+function firstCachedVector(catalog: string): { rowid: number; hash: string; vector: Float32Array } {
   const db = new Database(catalog, { readonly: true });
-  const row = db.prepare('SELECT rowid, vector FROM embeddings ORDER BY rowid LIMIT 1').get() as { rowid: number; vector: Buffer };
+  const row = db.prepare('SELECT rowid, text_hash, vector FROM embeddings ORDER BY rowid LIMIT 1').get() as { rowid: number; text_hash: string; vector: Buffer };
   db.close();
-  return { rowid: row.rowid, vector: new Float32Array(new Uint8Array(row.vector).buffer.slice(0)) };
+  return { rowid: row.rowid, hash: row.text_hash, vector: new Float32Array(new Uint8Array(row.vector).buffer.slice(0)) };
 }
 
 function writeCachedVector(catalog: string, rowid: number, vector: Float32Array): void {
@@ -76,7 +76,7 @@ describe('issue 19 (finding 3): index --rebuild repairs what status --verify rep
 
   it('a NaN in a cached vector: verify names it, --rebuild drops and re-embeds it, and verify passes', async () => {
     const { cacheDir, catalog } = await t.freshCopy();
-    const { rowid, vector } = firstCachedVector(catalog);
+    const { rowid, hash, vector } = firstCachedVector(catalog);
     const damaged = Float32Array.from(vector);
     damaged[0] = Number.NaN;
     writeCachedVector(catalog, rowid, damaged);
@@ -89,13 +89,13 @@ describe('issue 19 (finding 3): index --rebuild repairs what status --verify rep
     expect(rebuilt.code, rebuilt.stderr).toBe(0);
     expect(parseOneJson(rebuilt)).toMatchObject({ files: 6, embedded: 1 });
     expect(problemsOf(await verify(cacheDir))).toEqual([]);
-    expect(firstCachedVectorNear(catalog, vector)).toBe(true);
+    expect(cachedVectorNear(catalog, hash, vector)).toBe(true);
   });
 
   it('a cached vector changed but still of unit length: --rebuild trusts neither copy and embeds it again', async () => {
     // Before: the rebuild copied the damaged cached vector into the new graph, and verify then passed.
     const { cacheDir, catalog } = await t.freshCopy();
-    const { rowid, vector } = firstCachedVector(catalog);
+    const { rowid, hash, vector } = firstCachedVector(catalog);
     writeCachedVector(catalog, rowid, Float32Array.from(vector).reverse()); // same length, another direction
     expect(problemsOf(await verify(cacheDir))).toEqual(["vectors: 1 HNSW vectors differ from their chunk's cached embedding"]);
 
@@ -103,20 +103,24 @@ describe('issue 19 (finding 3): index --rebuild repairs what status --verify rep
     expect(rebuilt.code, rebuilt.stderr).toBe(0);
     expect(parseOneJson(rebuilt)).toMatchObject({ files: 6, embedded: 1 });
     expect(problemsOf(await verify(cacheDir))).toEqual([]);
-    expect(firstCachedVectorNear(catalog, vector)).toBe(true);
+    expect(cachedVectorNear(catalog, hash, vector)).toBe(true);
   });
 });
 
-/** True when the cache again holds (up to float rounding) the vector the model gives for that text. */
-function firstCachedVectorNear(catalog: string, expected: Float32Array): boolean {
+/**
+ * True when the cache again holds, for that text, the vector the model gives for it. Not bit for bit: the build
+ * embedded the text in a length-bucketed batch and the rebuild embeds it alone, and the q8 weights quantise
+ * activations per batch (issue 17: cosine >= 0.97 between the two).
+ */
+function cachedVectorNear(catalog: string, hash: string, expected: Float32Array): boolean {
   const db = new Database(catalog, { readonly: true });
-  const rows = db.prepare('SELECT vector FROM embeddings').all() as Array<{ vector: Buffer }>;
+  const rows = db.prepare('SELECT vector FROM embeddings WHERE text_hash = ?').all(hash) as Array<{ vector: Buffer }>;
   db.close();
   return rows.some(({ vector }) => {
     const v = new Float32Array(new Uint8Array(vector).buffer.slice(0));
     let dot = 0;
     for (let i = 0; i < v.length; i++) dot += v[i]! * expected[i]!;
-    return dot > 0.9999;
+    return dot > 0.97;
   });
 }
 
