@@ -10,10 +10,13 @@ import type { ModelSpec } from './models.js';
  * Batching (issue 17), measured with `scripts/bench-embed.ts /tmp/es --batches --chunks 512 --slice 256` on this
  * project's 2-core machine (512 es-toolkit chunk texts, mean 168 tokens; texts/s, best of 3 interleaved rounds).
  * Two intra-op threads: batch 1 70.9; sorted by length 4 rows 86.1, 8 rows 89.3 (1.26x; 1.20-1.25x in 2 more runs),
- * 16 rows 86.2; at most 512 padded tokens 87.8; unsorted 8 rows 56.9 (32% padding). One intra-op thread: batch 1
- * 58.3, 8 rows 50.2, 512 tokens 58.3 — the int8 kernels are compute-bound at batch 1, and what batches save is the
- * two threads' hand-offs per operator. So texts go 8 to a pass, sorted by length, when there are threads to hand
- * off between, and one at a time otherwise.
+ * 16 rows 86.2; at most 512 padded tokens 87.8; unsorted 8 rows 56.9 (32% padding) — at load 1.5-2.1, the bench's
+ * own two threads and intermittent work beside it. On a quiet machine (load 0.5) batch 1 reaches 97.5 and 8 rows
+ * 102.0 (1.05x); under a compile beside it 8 rows gave 1.66x. What batches save is the two threads' hand-off at
+ * every operator, 8 times rarer, and that matters most when the other core is busy — as it is while someone works.
+ * One intra-op thread: batch 1 59.4, 8 rows 51.3 (0.86x), 512 tokens 58.7 — the int8 kernels are compute-bound at
+ * batch 1. So texts go 8 to a pass, sorted by length, when there are threads to hand off between, and one at a time
+ * otherwise.
  *
  * The q8 weights quantise activations per tensor, so a batched text's vector moves with its neighbours: cosine to
  * its batch-1 vector min 0.980, mean 0.992 at 8 rows. R@10 (single, iterative) on the four doc2code dev sets stays
