@@ -1,15 +1,22 @@
 /**
  * Benchmark of discovery + chunking on one thread.
- * Usage: npx tsx scripts/bench-chunk.ts <root> [--max-tokens 256] [--max-file-bytes 1048576]
- * Prints files, MB, chunks, seconds, files/s and MB/s for discovery, chunking and both, then one row per language:
- * the chunker's MB/s, tree-sitter's bare parse of the same files (the C parser alone: the ceiling of the symbol
- * chunker; WASM for a language whose grammar is WASM), and plain line windows over the same files (what every
- * language but TS/JS got before: the baseline).
+ * Usage: npx tsx scripts/bench-chunk.ts <root> [--max-tokens 256] [--max-file-bytes 1048576] [--passes 3]
+ *                                       [--baseline <checkout>]
+ * Prints files, MB, chunks and load averages, then one row per language: the chunker's MB/s, tree-sitter's bare
+ * parse of the same files (the C parser alone: the ceiling of the symbol chunker; WASM for a language whose grammar
+ * is WASM), and plain line windows over the same files (what every language but TS/JS got before). Each figure is
+ * the best of `--passes` passes over the language's files, the variants interleaved within each pass so that load
+ * from other processes falls on all of them alike.
+ * `--baseline <checkout>` also runs the chunker of another checkout (its `src/chunk/index.ts`, e.g. a
+ * `git worktree` of the commit before a change) in the same passes, and compares every file's chunks and warnings
+ * with the current chunker's as JSON: any difference is listed and the exit code is 1.
  */
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import os from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Parser from 'tree-sitter';
-import { chunkByLineWindows, decodeSource, MultiLanguageChunker } from '../src/chunk/index.js';
+import { chunkByLineWindows, decodeSource, MultiLanguageChunker, type Chunker } from '../src/chunk/index.js';
 import { TREE_SITTER_LANGUAGES } from '../src/chunk/languages/index.js';
 import { loadWasmParser } from '../src/chunk/wasm-grammar.js';
 import { discoverFiles } from '../src/discover/index.js';
@@ -20,123 +27,158 @@ function flag(name: string, fallback: number): number {
   return i === -1 ? fallback : Number(process.argv[i + 1]);
 }
 
-interface LanguageRow {
-  files: number;
-  bytes: number;
-  chunks: number;
-  symbols: number;
-  chunkMs: number;
-  linesMs: number;
-  parseMs: number;
+function stringFlag(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i === -1 ? undefined : process.argv[i + 1];
 }
 
-/** Best of three passes of `run` over the inputs, in ms. */
-function bestOf3(run: () => void): number {
-  let best = Infinity;
-  for (let pass = 0; pass < 3; pass++) {
-    const started = performance.now();
-    run();
-    best = Math.min(best, performance.now() - started);
-  }
-  return best;
+interface Input {
+  path: string;
+  language: Language;
+  content: string;
+  bytes: number;
 }
+
+/** One way of processing a language's files; `run` returns nothing, only its time counts. */
+interface Variant {
+  readonly name: string;
+  readonly run: (inputs: readonly Input[]) => void;
+}
+
+const loadAverage = (): string => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 
 async function main(): Promise<void> {
   const rootArg = process.argv[2];
   if (rootArg === undefined || rootArg.startsWith('--')) {
-    process.stderr.write('usage: npx tsx scripts/bench-chunk.ts <root> [--max-tokens 256] [--max-file-bytes N]\n');
+    process.stderr.write('usage: npx tsx scripts/bench-chunk.ts <root> [--max-tokens 256] [--max-file-bytes N] [--passes 3] [--baseline <checkout>]\n');
     process.exit(2);
   }
   const root = resolve(rootArg);
   const maxTokens = flag('--max-tokens', 256);
+  const passes = flag('--passes', 3);
+  const baselineDir = stringFlag('--baseline');
+  const loadBefore = loadAverage();
   const t0 = performance.now();
   const { files, skipped } = await discoverFiles({ root, maxFileBytes: flag('--max-file-bytes', 1024 * 1024) });
-  const t1 = performance.now();
-  const chunker = new MultiLanguageChunker({ maxTokens });
-  const inputs: Array<{ path: string; language: Language; content: string; bytes: number }> = [];
-  let readMs = 0;
+  const discoverMs = performance.now() - t0;
+  const inputs: Input[] = [];
+  const r0 = performance.now();
   for (const file of files) {
-    const r0 = performance.now();
     const buf = await readFile(file.absPath);
     inputs.push({ path: file.path, language: file.language, content: decodeSource(buf), bytes: buf.length });
-    readMs += performance.now() - r0;
   }
-  // Load the WASM grammars and warm every grammar once, so a language's row does not carry its grammar's load time.
-  await chunker.prepare([...new Set(inputs.map((i) => i.language))]);
-  for (const language of new Set(inputs.map((i) => i.language))) chunker.chunk({ path: `warm.${language}`, language, content: '\n' });
-  const rows = new Map<Language, LanguageRow>();
+  const readMs = performance.now() - r0;
+  const languages = [...new Set(inputs.map((i) => i.language))];
+  const chunker = await readyChunker(new MultiLanguageChunker({ maxTokens }), languages);
+  const baseline = baselineDir === undefined ? undefined : await readyChunker(await loadBaseline(baselineDir, maxTokens), languages);
+
+  // Same output, file by file (the first, untimed pass; it also warms both chunkers' code paths).
   let chunks = 0;
   let warnings = 0;
-  let chunkMs = 0;
+  const differing: string[] = [];
   for (const input of inputs) {
-    const row = rows.get(input.language) ?? { files: 0, bytes: 0, chunks: 0, symbols: 0, chunkMs: 0, linesMs: 0, parseMs: 0 };
-    const c0 = performance.now();
     const result = chunker.chunk(input);
-    const ms = performance.now() - c0;
-    const l0 = performance.now();
-    chunkByLineWindows(input, { maxTokens });
-    row.linesMs += performance.now() - l0;
-    row.files += 1;
-    row.bytes += input.bytes;
-    row.chunks += result.chunks.length;
-    row.symbols += result.chunks.filter((c) => c.kind !== 'module' && c.kind !== 'text' && c.kind !== 'section').length;
-    row.chunkMs += ms;
-    rows.set(input.language, row);
-    chunkMs += ms;
     chunks += result.chunks.length;
     warnings += result.warnings.length;
+    if (baseline !== undefined && JSON.stringify(baseline.chunk(input)) !== JSON.stringify(result)) differing.push(input.path);
   }
-  for (const [language, row] of rows) row.parseMs = await bareParse(language, inputs.filter((i) => i.language === language));
-  const t2 = performance.now();
-  const mb = inputs.reduce((n, i) => n + i.bytes, 0) / (1024 * 1024);
+
+  const rows: string[] = [];
+  const totals = new Map<string, number>();
+  const bytesOf = (list: readonly Input[]): number => list.reduce((n, i) => n + i.bytes, 0);
+  const byLanguage = languages
+    .map((language) => ({ language, list: inputs.filter((i) => i.language === language) }))
+    .sort((a, b) => bytesOf(b.list) - bytesOf(a.list));
+  for (const { language, list } of byLanguage) {
+    const variants: Variant[] = [
+      { name: 'chunk', run: (l) => l.forEach((i) => chunker.chunk(i)) },
+      ...(baseline === undefined ? [] : [{ name: 'baseline', run: (l: readonly Input[]) => l.forEach((i) => baseline.chunk(i)) }]),
+      ...(await bareParse(language)),
+      { name: 'lines', run: (l) => l.forEach((i) => chunkByLineWindows(i, { maxTokens })) },
+    ];
+    const best = new Map<string, number>();
+    for (let pass = 0; pass < passes; pass++) {
+      // Rotate the order each pass, so no variant always runs first (or right after the heaviest).
+      for (let k = 0; k < variants.length; k++) {
+        const variant = variants[(k + pass) % variants.length]!;
+        const started = performance.now();
+        variant.run(list);
+        const ms = performance.now() - started;
+        best.set(variant.name, Math.min(best.get(variant.name) ?? Infinity, ms));
+      }
+    }
+    for (const [name, ms] of best) totals.set(name, (totals.get(name) ?? 0) + ms);
+    const bytes = bytesOf(list);
+    const cell = (name: string): string => (best.has(name) ? rate(bytes, best.get(name)!) : '-');
+    const symbols = list.reduce((n, i) => n + chunker.chunk(i).chunks.filter((c) => c.kind !== 'module' && c.kind !== 'text' && c.kind !== 'section').length, 0);
+    const ratio = best.has('parse') ? (best.get('parse')! / best.get('chunk')!).toFixed(2) : '-';
+    rows.push(
+      `| ${language} | ${list.length} | ${(bytes / MB).toFixed(2)} | ${symbols} | ${cell('chunk')} | ${baseline === undefined ? '' : `${cell('baseline')} | `}${cell('parse')} | ${ratio} | ${cell('lines')} |`,
+    );
+  }
+  const mb = bytesOf(inputs) / MB;
   const s = (ms: number): string => (ms / 1000).toFixed(2);
-  const rate = (bytes: number, ms: number): string => (ms > 0 ? (bytes / (1024 * 1024) / (ms / 1000)).toFixed(2) : '-');
-  const line = (label: string, ms: number): string =>
-    `${label.padEnd(10)} ${s(ms)} s  ${(files.length / (ms / 1000)).toFixed(0)} files/s  ${(mb / (ms / 1000)).toFixed(2)} MB/s`;
-  const table = [
-    '| language | files | MB | chunks | symbol chunks | chunk MB/s | parse-only MB/s | line windows MB/s |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-    ...[...rows.entries()]
-      .sort((a, b) => b[1].bytes - a[1].bytes)
-      .map(([language, r]) =>
-        `| ${language} | ${r.files} | ${(r.bytes / (1024 * 1024)).toFixed(2)} | ${r.chunks} | ${r.symbols} | ${rate(r.bytes, r.chunkMs)} | ${r.parseMs >= 0 ? rate(r.bytes, r.parseMs) : '-'} | ${rate(r.bytes, r.linesMs)} |`),
+  const line = (label: string, ms: number, count = files.length, sizeMb = mb): string =>
+    `${label.padEnd(10)} ${s(ms)} s  ${(count / (ms / 1000)).toFixed(0)} files/s  ${(sizeMb / (ms / 1000)).toFixed(2)} MB/s`;
+  const parsed = inputs.filter((i) => TREE_SITTER_LANGUAGES[i.language] !== undefined);
+  const out = [
+    `root       ${root}`,
+    `files      ${files.length} (skipped ${skipped.length})`,
+    `size       ${mb.toFixed(2)} MB`,
+    `chunks     ${chunks} (warnings ${warnings})`,
+    `load       ${loadBefore} before, ${loadAverage()} after (1, 5, 15 min)`,
+    line('discover', discoverMs),
+    line('read', readMs),
+    line('chunk', totals.get('chunk')!),
+    ...(baseline === undefined ? [] : [line('baseline', totals.get('baseline')!), `same output ${inputs.length - differing.length}/${inputs.length} files`]),
+    ...(totals.has('parse') ? [line('parse', totals.get('parse')!, parsed.length, bytesOf(parsed) / MB) + '  tree-sitter alone, files with a grammar'] : []),
+    '',
+    `best of ${passes} passes per language; chunk/parse = how close the chunker comes to the bare parse`,
+    `| language | files | MB | symbol chunks | chunk MB/s | ${baseline === undefined ? '' : 'baseline chunk MB/s | '}parse-only MB/s | chunk/parse | line windows MB/s |`,
+    `| --- | ---: | ---: | ---: | ---: | ${baseline === undefined ? '' : '---: | '}---: | ---: | ---: |`,
+    ...rows,
   ];
-  process.stdout.write(
-    [
-      `root       ${root}`,
-      `files      ${files.length} (skipped ${skipped.length})`,
-      `size       ${mb.toFixed(2)} MB`,
-      `chunks     ${chunks} (warnings ${warnings})`,
-      line('discover', t1 - t0),
-      line('read', readMs),
-      line('chunk', chunkMs),
-      line('total', t2 - t0),
-      '',
-      ...table,
-    ].join('\n') + '\n',
-  );
+  if (differing.length > 0) out.push('', `DIFFERENT OUTPUT from the baseline in ${differing.length} files, e.g.:`, ...differing.slice(0, 5).map((p) => `  ${p}`));
+  process.stdout.write(out.join('\n') + '\n');
+  if (differing.length > 0) process.exitCode = 1;
 }
 
-/** Time (best of 3) of tree-sitter's own parse of one language's files, text in memory; -1 without a grammar. */
-async function bareParse(language: Language, inputs: ReadonlyArray<{ content: string }>): Promise<number> {
+const MB = 1024 * 1024;
+
+function rate(bytes: number, ms: number): string {
+  return ms > 0 ? (bytes / MB / (ms / 1000)).toFixed(2) : '-';
+}
+
+/** The chunker with its WASM grammars loaded and every grammar warmed once, so no row carries a grammar's load. */
+async function readyChunker(chunker: Chunker, languages: readonly Language[]): Promise<Chunker> {
+  await chunker.prepare?.(languages);
+  for (const language of languages) chunker.chunk({ path: `warm.${language}`, language, content: '\n' });
+  return chunker;
+}
+
+/** Another checkout's MultiLanguageChunker (its TypeScript sources, loaded through tsx like this script's). */
+async function loadBaseline(dir: string, maxTokens: number): Promise<Chunker> {
+  const entry = pathToFileURL(join(resolve(dir), 'src', 'chunk', 'index.ts')).href;
+  const mod = (await import(entry)) as { MultiLanguageChunker: new (o: { maxTokens: number }) => Chunker };
+  return new mod.MultiLanguageChunker({ maxTokens });
+}
+
+/** tree-sitter's own parse of a language's files, text in memory (none without a grammar). */
+async function bareParse(language: Language): Promise<Variant[]> {
   const spec = TREE_SITTER_LANGUAGES[language];
-  if (spec === undefined) return -1;
+  if (spec === undefined) return [];
   if (spec.wasm !== undefined) {
     const wasm = await loadWasmParser(spec.wasm());
-    return bestOf3(() => {
-      for (const { content } of inputs) wasm.parse(content, 60_000)?.delete?.();
-    });
+    return [{ name: 'parse', run: (l) => l.forEach(({ content }) => wasm.parse(content, 60_000)?.delete?.()) }];
   }
   const parser = new Parser();
   try {
     parser.setLanguage(spec.grammar() as Parser.Language);
   } catch {
-    return -1;
+    return [];
   }
   // Same read callback as the chunker.
-  return bestOf3(() => {
-    for (const { content } of inputs) parser.parse((i: number) => content.slice(i, i + 16 * 1024));
-  });
+  return [{ name: 'parse', run: (l) => l.forEach(({ content }) => parser.parse((i: number) => content.slice(i, i + 16 * 1024))) }];
 }
 
 await main();
