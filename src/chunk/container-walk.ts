@@ -6,7 +6,8 @@ type Node = Parser.SyntaxNode;
 
 /** Start of the first child that is not a comment or decorator, looking inside a modifier list that opens with annotations (Java, Kotlin); null if none. */
 function codeStart(node: Node, ctx: WalkContext): number | null {
-  for (const child of node.children) {
+  // Sibling by sibling, not `children`: the answer is nearly always the first or second child.
+  for (let child = node.firstChild; child !== null; child = child.nextSibling) {
     if (ctx.spec.leading.has(child.type)) continue;
     const first = child.firstChild;
     if (first === null || !ctx.spec.leading.has(first.type)) return child.startIndex;

@@ -1,5 +1,5 @@
 import type { SourceText } from './source-text.js';
-import type { CountTokens } from './token-estimate.js';
+import { estimateTokens, estimateTokensIn, type CountTokens } from './token-estimate.js';
 
 /**
  * Token counts of spans of one file in O(line length): whole lines come from prefix sums of
@@ -9,12 +9,16 @@ import type { CountTokens } from './token-estimate.js';
 export class SpanTokens {
   private prefix: Float64Array | null = null;
   private readonly fixedCost: number;
+  /** Tokens of the text in [start, end): the built-in estimate counts in place, another counter gets the slice. */
+  private readonly countRange: (start: number, end: number) => number;
 
   constructor(
     private readonly source: SourceText,
-    private readonly count: CountTokens,
+    count: CountTokens,
   ) {
     this.fixedCost = count('');
+    const { text } = source;
+    this.countRange = count === estimateTokens ? (start, end) => estimateTokensIn(text, start, end) : (start, end) => count(text.slice(start, end));
   }
 
   /** Tokens of the text in [start, end). */
@@ -23,10 +27,10 @@ export class SpanTokens {
     const { source } = this;
     const first = source.lineOf(start);
     const last = source.lineOf(end - 1);
-    if (last - first < 2) return this.count(source.text.slice(start, end));
+    if (last - first < 2) return this.countRange(start, end);
     const prefix = this.linePrefix();
-    const head = this.count(source.text.slice(start, source.lineStart(first + 1))) - this.fixedCost;
-    const tail = this.count(source.text.slice(source.lineStart(last), end)) - this.fixedCost;
+    const head = this.countRange(start, source.lineStart(first + 1)) - this.fixedCost;
+    const tail = this.countRange(source.lineStart(last), end) - this.fixedCost;
     const middle = (prefix[last - 1] as number) - (prefix[first] as number);
     return head + middle + tail + this.fixedCost;
   }
@@ -40,7 +44,7 @@ export class SpanTokens {
     for (let line = 1; line <= lines; line += 1) {
       const start = source.lineStart(line);
       const end = line < lines ? source.lineStart(line + 1) : source.text.length;
-      prefix[line] = (prefix[line - 1] as number) + this.count(source.text.slice(start, end)) - this.fixedCost;
+      prefix[line] = (prefix[line - 1] as number) + this.countRange(start, end) - this.fixedCost;
     }
     this.prefix = prefix;
     return prefix;

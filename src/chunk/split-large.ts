@@ -29,29 +29,55 @@ interface Atom extends Span {
  */
 function atomize(ctx: SplitContext, node: Parser.SyntaxNode | null, span: Span, depth: number, out: Atom[]): void {
   const tokens = ctx.spans.tokens(span.start, span.end);
-  if (tokens <= ctx.budget) {
-    out.push({ ...span, tokens });
+  if (tokens <= ctx.budget) out.push({ start: span.start, end: span.end, tokens });
+  else if (node === null) splitByLines(ctx, span, out);
+  else {
+    // A cursor reads the children's offsets without making a node object per child (the binding's `children` does,
+    // and caches each in the tree): most children fit the budget and are never needed as nodes.
+    const cursor = node.walk();
+    try {
+      atomizeChildren(ctx, cursor, span, depth, out);
+    } finally {
+      // A WASM grammar's cursor lives in the module's memory and is freed by hand; a native one has no delete.
+      (cursor as { delete?: () => void }).delete?.();
+    }
+  }
+}
+
+/**
+ * `atomize` for a node known to exceed the budget (its span's `tokens`), the cursor standing on it; returns with
+ * the cursor back there.
+ */
+function atomizeChildren(ctx: SplitContext, cursor: Parser.TreeCursor, span: Span, depth: number, out: Atom[]): void {
+  const starts: number[] = [];
+  if (depth <= MAX_SPLIT_DEPTH && cursor.gotoFirstChild()) {
+    do starts.push(cursor.startIndex);
+    while (starts.length <= MAX_SPLIT_CHILDREN && cursor.gotoNextSibling());
+    cursor.gotoParent();
+  }
+  if (starts.length === 0 || starts.length > MAX_SPLIT_CHILDREN) {
+    splitByLines(ctx, span, out);
     return;
   }
-  const children = node === null || depth > MAX_SPLIT_DEPTH || node.childCount > MAX_SPLIT_CHILDREN ? [] : node.children;
-  if (children.length < 2) {
-    const only = children[0];
-    if (only !== undefined && depth <= MAX_SPLIT_DEPTH) {
-      atomize(ctx, only, span, depth + 1, out);
-      return;
-    }
-    for (const piece of splitSpanByLines(ctx.source, span, ctx.budget, ctx.count)) {
-      out.push({ ...piece, tokens: ctx.count(ctx.source.text.slice(piece.start, piece.end)) });
-    }
-    return;
-  }
+  cursor.gotoFirstChild();
   // Child i owns [its start, next child's start); the first also owns the span's prefix, the last its suffix.
-  for (let i = 0; i < children.length; i += 1) {
-    const child = children[i] as Parser.SyntaxNode;
-    const start = i === 0 ? span.start : Math.max(span.start, child.startIndex);
-    const next = children[i + 1];
-    const end = next === undefined ? span.end : Math.min(span.end, Math.max(start, next.startIndex));
-    if (end > start) atomize(ctx, child, { start, end }, depth + 1, out);
+  for (let i = 0; i < starts.length; i += 1) {
+    if (i > 0) cursor.gotoNextSibling();
+    const start = i === 0 ? span.start : Math.max(span.start, starts[i] as number);
+    const next = starts[i + 1];
+    const end = next === undefined ? span.end : Math.min(span.end, Math.max(start, next));
+    if (end <= start) continue;
+    const tokens = ctx.spans.tokens(start, end);
+    if (tokens <= ctx.budget) out.push({ start, end, tokens });
+    else atomizeChildren(ctx, cursor, { start, end }, depth + 1, out);
+  }
+  cursor.gotoParent();
+}
+
+/** Whole lines as the last resort (chars for a line over the budget). */
+function splitByLines(ctx: SplitContext, span: Span, out: Atom[]): void {
+  for (const piece of splitSpanByLines(ctx.source, span, ctx.budget, ctx.count)) {
+    out.push({ ...piece, tokens: ctx.count(ctx.source.text.slice(piece.start, piece.end)) });
   }
 }
 

@@ -47,9 +47,17 @@ function segmentTokens(text: string, start: number, end: number): number {
  * word one per camelCase segment (long segments ~one per 4 chars). Linear time, no allocation per char.
  */
 export function estimateTokens(text: string): number {
+  return estimateTokensIn(text, 0, text.length);
+}
+
+/**
+ * `estimateTokens(text.slice(start, end))` without making the slice: the chunker counts spans and lines of one
+ * file's text many times over.
+ */
+export function estimateTokensIn(text: string, start: number, end: number): number {
   let tokens = 0;
-  let i = 0;
-  const n = text.length;
+  let i = start;
+  const n = end;
   while (i < n) {
     const cls = classOf(text.charCodeAt(i));
     if (cls === Cls.Space) {
@@ -58,18 +66,18 @@ export function estimateTokens(text: string): number {
       tokens += 1;
       i += 1;
     } else if (cls === Cls.Digit) {
-      const start = i;
+      const first = i;
       while (i < n && classOf(text.charCodeAt(i)) === Cls.Digit) i += 1;
-      tokens += Math.ceil((i - start) / 3);
+      tokens += Math.ceil((i - first) / 3);
     } else {
       // A camelCase segment: optional capitals run then lower case letters ("HTTPServer" -> HTTP, Server).
-      const start = i;
+      const first = i;
       if (cls === Cls.Upper) {
         while (i < n && classOf(text.charCodeAt(i)) === Cls.Upper) i += 1;
-        if (i < n && i - start > 1 && classOf(text.charCodeAt(i)) === Cls.Lower) i -= 1;
+        if (i < n && i - first > 1 && classOf(text.charCodeAt(i)) === Cls.Lower) i -= 1;
       }
       while (i < n && classOf(text.charCodeAt(i)) === Cls.Lower) i += 1;
-      tokens += segmentTokens(text, start, i);
+      tokens += segmentTokens(text, first, i);
     }
   }
   return tokens;
