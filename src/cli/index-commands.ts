@@ -85,8 +85,8 @@ export async function runStatus(io: CliIO, root: string | undefined, o: IndexCli
   const index = await openIndex(indexOptions(root, o));
   try {
     printNotes(io, index);
-    const s = index.stats();
-    const problems = o.verify ? index.verify() : undefined;
+    const s = await index.stats();
+    const problems = o.verify ? await index.verify() : undefined;
     const status = { ...s, storedFilters: index.storedFilters };
     if (o.json) printJson(io, problems === undefined ? status : { ...status, problems });
     else {
@@ -123,10 +123,10 @@ function globsLine(stored: IndexFilters | null): string {
 }
 
 /** A note for people while chunks wait for their vectors (a build in progress or interrupted); null when none wait. */
-export function waitingNote(index: CodeIndex): { chunksWaiting: number; note: string } | null {
-  const chunksWaiting = index.chunksWaiting();
+export async function waitingNote(index: CodeIndex): Promise<{ chunksWaiting: number; note: string } | null> {
+  const chunksWaiting = await index.chunksWaiting();
   if (chunksWaiting === 0) return null;
-  const { chunks } = index.stats();
+  const { chunks } = await index.stats();
   return {
     chunksWaiting,
     note: `note: ${chunksWaiting} of ${chunks} chunks are not embedded yet (the index is being built, or a build was stopped: codescout index finishes it); they are found by their words only until then.`,

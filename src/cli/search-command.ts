@@ -47,8 +47,8 @@ export async function searchWith(io: CliIO, text: string, o: SearchCliOptions, a
     const asked = o.json ? k : Math.min(MAX_SEARCH_K, k * 2);
     const found = await index.search(text, { k: asked, mode, include: o.include, exclude: o.exclude });
     const hits = threshold === undefined ? found : found.filter((h) => h.similarity === undefined || h.similarity >= threshold);
-    const notReady = notReadyWarning(index);
-    const waiting = mode === 'lexical' ? null : waitingNote(index);
+    const notReady = await notReadyWarning(index);
+    const waiting = mode === 'lexical' ? null : await waitingNote(index);
     if (waiting !== null) eprintln(io, waiting.note);
     if (o.json) {
       const rows = hits.map(({ path: p, startLine, endLine, symbol, kind, score, similarity, text: code }) => ({
@@ -72,8 +72,8 @@ export async function searchWith(io: CliIO, text: string, o: SearchCliOptions, a
 }
 
 /** The state and a one-line warning of an index with nothing (or not everything) to search; null when ready. */
-function notReadyWarning(index: CodeIndex): { indexState: 'empty' | 'reset'; warning: string } | null {
-  const { indexState, resetReason } = index.state();
+async function notReadyWarning(index: CodeIndex): Promise<{ indexState: 'empty' | 'reset'; warning: string } | null> {
+  const { indexState, resetReason } = await index.state();
   if (indexState === 'ready') return null;
   if (indexState === 'empty') return { indexState, warning: `The index is empty. Run: codescout index ${index.config.root}` };
   return {

@@ -31,7 +31,7 @@ export async function runWatch(io: CliIO, root: string | undefined, o: IndexCliO
   const filtersNote = storedFiltersNote(index.storedFilters);
   if (filtersNote !== null) eprintln(io, filtersNote);
   printNotes(io, index);
-  if (index.state().indexState === 'empty') {
+  if ((await index.state()).indexState === 'empty') {
     try {
       await firstBuild(io, index, !o.json);
     } catch (error) {
@@ -73,7 +73,7 @@ export async function runWatch(io: CliIO, root: string | undefined, o: IndexCliO
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
-  const s = index.stats();
+  const s = await index.stats();
   if (o.json) printJson(io, { event: 'ready', root: s.root, files: s.files, chunks: s.chunks });
   else println(io, `watching ${s.root} (${s.files} files, ${s.chunks} chunks). Ctrl-C to stop.`);
   await stopped;
