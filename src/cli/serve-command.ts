@@ -2,6 +2,7 @@ import { openIndex } from '../code-index.js';
 import { serveQueries } from './served-commands.js';
 import { indexOptions, printNotes, type IndexCliOptions } from './index-commands.js';
 import { println, type CliIO } from './output.js';
+import { stopSignal } from './stop-signal.js';
 
 /**
  * `codescout serve [root]`: holds the index open with its model loaded and answers CLI `search` and `query` over the
@@ -32,17 +33,4 @@ export async function runServe(io: CliIO, root: string | undefined, o: IndexCliO
   } finally {
     await index.close();
   }
-}
-
-/** Resolves on the first SIGINT or SIGTERM (handlers in place before the ready line, for clients that signal at once). */
-function stopSignal(): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
 }

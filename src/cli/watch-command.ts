@@ -6,6 +6,7 @@ import { serveQueries } from './served-commands.js';
 import { storedFiltersNote } from './stored-filters.js';
 import { eprintln, printJson, println, type CliIO } from './output.js';
 import { createProgressReporter } from './progress.js';
+import { stopSignal } from './stop-signal.js';
 
 /** Most paths a batch line names before "and N more". */
 const MAX_NAMED_PATHS = 5;
@@ -64,15 +65,7 @@ export async function runWatch(io: CliIO, root: string | undefined, o: IndexCliO
     throw error;
   }
   // Handlers first: a client that signals as soon as it reads the ready line must find them in place.
-  const stopped = new Promise<void>((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  const stopped = stopSignal();
   const s = await index.stats();
   if (o.json) printJson(io, { event: 'ready', root: s.root, files: s.files, chunks: s.chunks });
   else println(io, `watching ${s.root} (${s.files} files, ${s.chunks} chunks). Ctrl-C to stop.`);

@@ -1,4 +1,3 @@
-import { chunkTitle, fenced, languageTag, oneLine } from '../mcp/markdown.js';
 import { fitText } from '../mcp/token-budget.js';
 import type { ChunkKind } from '../types.js';
 import type { RetrievalSession, SessionCandidate } from './retrieval-session.js';
@@ -71,20 +70,6 @@ export function judgeRequest(session: RetrievalSession, budgetTokens: number): R
     bands: JUDGE_BANDS,
     candidates: viewCandidates(session.candidates(), budgetTokens).candidates,
   };
-}
-
-/** Candidates as plain text for an agent: one heading per file with the hint, then its chunks' code. */
-export function renderCandidates(views: readonly CandidateView[]): string {
-  return views
-    .map((c) => {
-      const head = `## ${oneLine(c.path)}  (hint ${c.hint.relevance.toFixed(2)}: ${c.hint.reason})${c.previous ? `  [you judged ${c.previous.relevance} in cycle ${c.previous.cycle}]` : ''}`;
-      const chunks = c.chunks.map((k) => {
-        const title = chunkTitle(k);
-        return k.text === undefined ? `- ${title} (code not shown)` : `- ${title}${k.textTruncated ? ' (first lines)' : ''}\n${fenced(k.text, languageTag(c.path))}`;
-      });
-      return [head, ...chunks].join('\n');
-    })
-    .join('\n\n');
 }
 
 function round(x: number): number {

@@ -1,35 +1,23 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../../src/errors.js';
 import { PostgresCatalog } from '../../../../src/store/postgres/postgres-catalog.js';
 import { chunk, fileInput, hashOf, openWriter, REVISION, unit } from '../../../support/postgres-fixtures.js';
-import { isPostgresSkipped, startPostgres, withClient, type PostgresServer } from '../../../support/postgres-server.js';
+import { isPostgresSkipped, withClient } from '../../../support/postgres-server.js';
+import { postgresSuite } from '../../../support/postgres-suite.js';
 
 describe.skipIf(isPostgresSkipped)('PostgreSQL store: files, chunks, namespaces, vector search', () => {
-  let server: PostgresServer;
+  const suite = postgresSuite();
   let repos = 0;
-  const open: PostgresCatalog[] = [];
-
-  beforeAll(async () => {
-    server = await startPostgres();
-  });
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((c) => c.close()));
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
 
   /** A writer of a repo no other test uses, so every test starts from an empty namespace. */
   async function writer(ref = 'main', repo = `repo-${++repos}`): Promise<PostgresCatalog> {
-    const catalog = await openWriter(server.connectionString, ref, repo);
-    open.push(catalog);
-    return catalog;
+    const catalog = await openWriter(suite.server.connectionString, ref, repo);
+    return suite.track(catalog);
   }
 
   async function reader(repo: string, ref = 'main'): Promise<PostgresCatalog> {
-    const catalog = await PostgresCatalog.open({ connectionString: server.connectionString, repo, ref, mode: 'read' });
-    open.push(catalog);
-    return catalog;
+    const catalog = await PostgresCatalog.open({ connectionString: suite.server.connectionString, repo, ref, mode: 'read' });
+    return suite.track(catalog);
   }
 
   it('round-trips replaceFile: rows as written, unchanged chunks keep their ids, moved ones their ids with new lines', async () => {
@@ -115,7 +103,7 @@ describe.skipIf(isPostgresSkipped)('PostgreSQL store: files, chunks, namespaces,
     expect([...cached.keys()]).toEqual([shared.hash]);
     expect(Array.from(cached.get(shared.hash)!)).toEqual(Array.from(unit(1, 1, 0, 0)));
     const f = await feature.replaceFile(fileInput('src/s.ts', [{ chunk: shared }]));
-    const copies = await withClient(server.connectionString, async (c) => (await c.query(
+    const copies = await withClient(suite.server.connectionString, async (c) => (await c.query(
       'SELECT count(*)::int AS n FROM embeddings WHERE text_hash = $1', [shared.hash],
     )).rows[0].n);
     expect(copies).toBe(1);
@@ -139,7 +127,7 @@ describe.skipIf(isPostgresSkipped)('PostgreSQL store: files, chunks, namespaces,
 
     const r = await reader(repo, 'feature/x');
     expect(await r.chunkCount()).toBe(0);
-    await expect(PostgresCatalog.open({ connectionString: server.connectionString, repo, ref: 'nope', mode: 'read' }))
+    await expect(PostgresCatalog.open({ connectionString: suite.server.connectionString, repo, ref: 'nope', mode: 'read' }))
       .rejects.toThrow(ConfigError);
   });
 
@@ -167,7 +155,7 @@ describe.skipIf(isPostgresSkipped)('PostgreSQL store: files, chunks, namespaces,
     expect(otherHits.map((h) => h.rowId)).not.toContain(northId);
     expect(otherHits).toHaveLength(1);
 
-    const plan = await withClient(server.connectionString, async (c) => {
+    const plan = await withClient(suite.server.connectionString, async (c) => {
       await c.query('BEGIN');
       await c.query('SET LOCAL enable_seqscan = off');
       const rows = (await c.query(
@@ -193,11 +181,11 @@ describe.skipIf(isPostgresSkipped)('PostgreSQL store: files, chunks, namespaces,
     expect(rows.map((r) => r.hash)).toEqual([hashOf('novector()')]);
     expect(await catalog.pendingChunkCount()).toBe(0);
     expect(await catalog.vectorsForRows(rows.map((r) => r.rowId), REVISION)).toEqual([{ rowId: rows[0]!.rowId, vector: unit(0, 0, 1, 1) }]);
-    await withClient(server.connectionString, (c) => c.query('ALTER INDEX embeddings_hnsw_4 RENAME TO hidden_index'));
+    await withClient(suite.server.connectionString, (c) => c.query('ALTER INDEX embeddings_hnsw_4 RENAME TO hidden_index'));
     try {
       expect(await catalog.integrityCheck()).toEqual(['no HNSW index for 4-dimensional vectors']);
     } finally {
-      await withClient(server.connectionString, (c) => c.query('ALTER INDEX hidden_index RENAME TO embeddings_hnsw_4'));
+      await withClient(suite.server.connectionString, (c) => c.query('ALTER INDEX hidden_index RENAME TO embeddings_hnsw_4'));
     }
   });
 });

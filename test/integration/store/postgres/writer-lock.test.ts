@@ -1,30 +1,19 @@
 import { hostname } from 'node:os';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigError, IndexLockedError } from '../../../../src/errors.js';
 import { PostgresCatalog } from '../../../../src/store/postgres/postgres-catalog.js';
 import { StoreUnavailableError } from '../../../../src/store/postgres/store-unavailable-error.js';
 import { chunk, fileInput, unit } from '../../../support/postgres-fixtures.js';
-import { isPostgresSkipped, startPostgres, withClient, type PostgresServer } from '../../../support/postgres-server.js';
+import { isPostgresSkipped, withClient } from '../../../support/postgres-server.js';
+import { postgresSuite } from '../../../support/postgres-suite.js';
 
 describe.skipIf(isPostgresSkipped)('PostgreSQL store: one writer per namespace', () => {
-  let server: PostgresServer;
+  const suite = postgresSuite();
   let repos = 0;
-  const open: PostgresCatalog[] = [];
-
-  beforeAll(async () => {
-    server = await startPostgres();
-  });
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((c) => c.close()));
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
 
   async function openAs(mode: 'write' | 'read', repo: string, ref = 'main'): Promise<PostgresCatalog> {
-    const catalog = await PostgresCatalog.open({ connectionString: server.connectionString, repo, ref, mode });
-    open.push(catalog);
-    return catalog;
+    const catalog = await PostgresCatalog.open({ connectionString: suite.server.connectionString, repo, ref, mode });
+    return suite.track(catalog);
   }
 
   it('refuses a second writer, naming the holder, and lets it in once the first closes', async () => {
@@ -37,11 +26,11 @@ describe.skipIf(isPostgresSkipped)('PostgreSQL store: one writer per namespace',
     expect(error.exitCode).toBe(5);
     expect(error.pid).toBe(process.pid);
     expect(error.message).toBe(
-      `Another writer is writing ${repo}@main on ${server.connectionString.replace(server.password, '***')}: ` +
+      `Another writer is writing ${repo}@main on ${suite.server.connectionString.replace(suite.server.password, '***')}: ` +
         `host ${hostname()}, pid ${process.pid}, since ${first.lockHolder!.startedAt} (server process ${first.lockHolder!.backendPid}). ` +
         'Wait for it to finish or stop it; readers are not affected.',
     );
-    expect(error.message).not.toContain(server.password);
+    expect(error.message).not.toContain(suite.server.password);
 
     // Other refs of the same repository and readers of this one are not held up.
     const branch = await openAs('write', repo, 'feature');
@@ -52,7 +41,7 @@ describe.skipIf(isPostgresSkipped)('PostgreSQL store: one writer per namespace',
     await first.close();
     const second = await openAs('write', repo);
     expect(second.lockHolder!.backendPid).not.toBe(first.lockHolder!.backendPid);
-    const rows = await withClient(server.connectionString, async (c) => (await c.query(
+    const rows = await withClient(suite.server.connectionString, async (c) => (await c.query(
       'SELECT w.host, w.pid, w.backend_pid FROM writer_locks w JOIN namespaces n ON n.id = w.namespace_id WHERE n.repo = $1 AND n.ref = $2', [repo, 'main'],
     )).rows);
     expect(rows).toEqual([{ host: hostname(), pid: process.pid, backend_pid: second.lockHolder!.backendPid }]);
@@ -61,7 +50,7 @@ describe.skipIf(isPostgresSkipped)('PostgreSQL store: one writer per namespace',
   it('frees the lock of a writer whose connection dies, and that writer can no longer write', async () => {
     const repo = `locks-${++repos}`;
     const killed = await openAs('write', repo);
-    await withClient(server.connectionString, (c) => c.query('SELECT pg_terminate_backend($1)', [killed.lockHolder!.backendPid]));
+    await withClient(suite.server.connectionString, (c) => c.query('SELECT pg_terminate_backend($1)', [killed.lockHolder!.backendPid]));
     const next = await openAs('write', repo);
     expect(next.lockHolder!.backendPid).not.toBe(killed.lockHolder!.backendPid);
     const write = killed.replaceFile(fileInput('k.ts', [{ chunk: chunk('k', 'k()'), vector: unit(1, 0, 0, 0) }]));
