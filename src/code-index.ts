@@ -9,6 +9,7 @@ import { ConfigError } from './errors.js';
 import { discoverySettingsFor, type DiscoverySettings } from './indexer/discovery-settings.js';
 import { makeIndexFolder } from './indexer/index-folder.js';
 import { indexDirFor, isWritableLocation, readonlyLocationError } from './indexer/index-location.js';
+import { openPostgresStorage } from './indexer/postgres-storage.js';
 import { openSqliteStorage } from './indexer/sqlite-storage.js';
 import { verifyIndex } from './indexer/verify-index.js';
 import { Indexer } from './indexer/indexer.js';
@@ -38,6 +39,11 @@ export interface OpenIndexOptions extends IndexOptions {
    * these options name none (default true). Globs given here always win over the stored ones.
    */
   useStoredFilters?: boolean;
+  /**
+   * Writer or reader of a shared store (`store`; default reader): a writer takes the namespace's writer lock for as
+   * long as the index stays open. The embedded store ignores it (its writers lock per write).
+   */
+  storeRole?: 'writer' | 'reader';
 }
 
 /** Options of {@link CodeIndex.search}. */
@@ -102,15 +108,34 @@ export async function openIndex(given: OpenIndexOptions): Promise<CodeIndex> {
     notes.push(message);
     options.onProgress?.({ phase: 'model', filesDone: 0, filesTotal: 0, chunksEmbedded: 0, message });
   };
+  const storage = await openStorage({ config, indexDir, options, note });
+  const revision = (await storage.storage.catalog.getManifest())?.revision ?? options.embedder?.revision ?? config.model.onnxSha256;
+  return new CodeIndex({ config, indexDir, discovery, ...storage, revision, notes, storedFilters, ...options });
+}
+
+/**
+ * The one place that picks the store: PostgreSQL when the configuration names one (`store`), else the embedded
+ * SQLite catalog with its HNSW graph; and whether this index may be written, and if not, why.
+ */
+async function openStorage(o: { config: Config; indexDir: string; options: OpenIndexOptions; note: (message: string) => void }): Promise<{
+  storage: IndexStorage; readonly: boolean; refusal: (action: string) => ConfigError;
+}> {
+  const { config, indexDir, options } = o;
+  const rebuild = options.rebuild ?? false;
+  if (config.store !== null) {
+    const role = options.storeRole ?? 'reader';
+    const storage = await openPostgresStorage({ store: config.store, root: config.root, role, model: config.model, rebuild });
+    const refusal = (action: string): ConfigError =>
+      new ConfigError(`Cannot ${action}: ${storage.catalog.label} was opened for reading. Only codescout index --store ... writes a shared index.`, 'store');
+    return { storage, readonly: role === 'reader', refusal };
+  }
   // Readers of a read-only location (a shared cache, a read-only mount) open for reading; writers then fail with exit 2.
   const readonly = !isWritableLocation(indexDir);
-  // The one place that picks the store: the embedded SQLite catalog with its HNSW graph.
   const storage = await openSqliteStorage({
     indexDir, root: config.root, model: config.model, revision: options.embedder?.revision ?? config.model.onnxSha256,
-    lockWaitMs: config.lockWaitMs, readonly, rebuild: options.rebuild ?? false, note,
+    lockWaitMs: config.lockWaitMs, readonly, rebuild, note: o.note,
   });
-  const revision = (await storage.catalog.getManifest())?.revision ?? options.embedder?.revision ?? config.model.onnxSha256;
-  return new CodeIndex({ config, indexDir, discovery, storage, revision, notes, readonly, storedFilters, ...options });
+  return { storage, readonly, refusal: (action) => readonlyLocationError(indexDir, action) };
 }
 
 /** One root's index: the catalog (truth), the vector store (derived) and, lazily, the embedder. */
@@ -132,6 +157,7 @@ export class CodeIndex {
   readonly storedFilters: IndexFilters | null;
   private readonly noteList: string[];
   private readonly storage: IndexStorage;
+  private readonly refusal: (action: string) => ConfigError;
   private readonly chunker: Chunker;
   private embedderPromise: Promise<Embedder> | undefined;
   private revision: string;
@@ -146,6 +172,7 @@ export class CodeIndex {
     revision: string;
     notes: string[];
     readonly: boolean;
+    refusal: (action: string) => ConfigError;
     storedFilters: IndexFilters | null;
     embedder?: Embedder;
     chunker?: Chunker;
@@ -159,6 +186,7 @@ export class CodeIndex {
     this.notes = o.notes;
     this.noteList = o.notes;
     this.isReadonly = o.readonly;
+    this.refusal = o.refusal;
     this.storedFilters = o.storedFilters;
     if (o.embedder) this.embedderPromise = Promise.resolve(o.embedder);
     this.chunker = o.chunker ?? new MultiLanguageChunker({ maxTokens: o.config.model.maxTokens });
@@ -285,9 +313,9 @@ export class CodeIndex {
     return this.catalog.pendingChunkCount();
   }
 
-  /** @throws ConfigError (exit 2) naming `action` when the index location is read-only. */
+  /** @throws ConfigError (exit 2) naming `action` when the index location is read-only, or a shared store was opened for reading. */
   assertWritable(action = 'update the index'): void {
-    if (this.isReadonly) throw readonlyLocationError(this.indexDir, action);
+    if (this.isReadonly) throw this.refusal(action);
   }
 
   /** Whether the index can answer, and why not when it was reset (cheap: no table scans). */

@@ -17,11 +17,19 @@ export interface IndexCliOptions {
   model?: string;
   modelDir?: string;
   json?: boolean;
+  /** `--store postgres://...`: the shared store (env CODESCOUT_STORE, `store` in codescout.json). */
+  store?: string;
+  /** `--repo`/`--ref`: the namespace in the shared store (default: from the git checkout). */
+  repo?: string;
+  ref?: string;
 }
 
 /** Maps CLI options to openIndex options. */
 export function indexOptions(root: string | undefined, o: IndexCliOptions & { include?: string[]; exclude?: string[] }): OpenIndexOptions {
-  return { root: root ?? '.', cacheDir: o.cacheDir, model: o.model, modelDir: o.modelDir, include: o.include, exclude: o.exclude };
+  return {
+    root: root ?? '.', cacheDir: o.cacheDir, model: o.model, modelDir: o.modelDir, include: o.include, exclude: o.exclude,
+    store: o.store, repo: o.repo, ref: o.ref,
+  };
 }
 
 /** Exit code of `status --verify` when it finds problems (the README's "index is damaged"). */
@@ -43,7 +51,8 @@ export async function runIndex(
 ): Promise<number> {
   const filters = filtersForIndexRun(indexOptions(root, o), { reset: o.resetFilters === true, note: (line) => eprintln(io, line) });
   const progress = createProgressReporter(io, !o.json && o.progress !== false);
-  const index = await openIndex({ ...filters.options, rebuild: o.rebuild, onProgress: progress.listener });
+  // The writer of a shared store: `index` is the command that writes one (search, query and status read).
+  const index = await openIndex({ ...filters.options, rebuild: o.rebuild, onProgress: progress.listener, storeRole: 'writer' });
   if (filters.toStore !== undefined) {
     try {
       index.assertWritable();

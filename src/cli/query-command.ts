@@ -31,7 +31,7 @@ export interface QueryCliOptions extends IndexCliOptions {
 /** `codescout query "<text>"`, the iterative retrieval loop, in-process (see `servedOrInProcess` for the warm path). */
 export async function runQuery(io: CliIO, text: string, o: QueryCliOptions): Promise<number> {
   // --exclude of a query narrows its search; it is not the index's discovery globs.
-  return queryWith(io, text, o, openedIndex(io, indexOptions(o.root, { cacheDir: o.cacheDir, model: o.model, modelDir: o.modelDir })));
+  return queryWith(io, text, o, openedIndex(io, indexOptions(o.root, { cacheDir: o.cacheDir, model: o.model, modelDir: o.modelDir, store: o.store, repo: o.repo, ref: o.ref })));
 }
 
 /** The loop itself, on an index opened for it or held by a server: checks the options, retrieves, prints. */

@@ -28,7 +28,7 @@ export interface SearchCliOptions extends IndexCliOptions {
 /** `codescout search "<text>"` in-process (see `servedOrInProcess` for the warm path). */
 export async function runSearch(io: CliIO, text: string, o: SearchCliOptions): Promise<number> {
   // The include/exclude of a search filter its hits; they are not the index's discovery globs.
-  return searchWith(io, text, o, openedIndex(io, indexOptions(o.root, { cacheDir: o.cacheDir, model: o.model, modelDir: o.modelDir })));
+  return searchWith(io, text, o, openedIndex(io, indexOptions(o.root, { cacheDir: o.cacheDir, model: o.model, modelDir: o.modelDir, store: o.store, repo: o.repo, ref: o.ref })));
 }
 
 /** The search itself, on an index opened for it or held by a server: checks the options, searches, prints. */
