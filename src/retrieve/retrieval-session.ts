@@ -238,7 +238,7 @@ export class RetrievalSession {
     const [vectors] = await Promise.all([
       catalog.vectorsForRows(this.scored.map((s) => s.row.rowId), revision),
       // The judge reads the IDF of the task's and the learned terms: looked up in one batch before it runs.
-      this.primeIdf(contentTerms([this.task.text, ...this.task.keywords, ...this.context().learnedTerms].join(' ')).map((t) => t.word)),
+      this.primeIdf([...contentTerms([this.task.text, ...this.task.keywords].join(' ')), ...contentTerms(this.context().learnedTerms.join(' '))].map((t) => t.word)),
     ]);
     const candidates = toCandidates(this.scored, this.taskVector, vectors, this.taskLexical.scores);
     const hints = new Map((await this.builtin.evaluate(this.task, candidates, this.context())).map((e) => [e.path, e]));
