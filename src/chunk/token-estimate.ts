@@ -33,11 +33,39 @@ function classOf(code: number): Cls {
   return code < 128 ? (ASCII_CLASS[code] as Cls) : Cls.Other;
 }
 
-/** Tokens of one camelCase segment: short ones are whole pieces, long ones ~1 per 4 chars. */
+/** A hash of the letters in [start, end), case folded (`| 0x20` lower-cases an ASCII letter, all a segment holds). */
+function letterHash(text: string, start: number, end: number): number {
+  let hash = 0;
+  for (let i = start; i < end; i += 1) hash = (Math.imul(hash, 31) + (text.charCodeAt(i) | 0x20)) | 0;
+  return hash;
+}
+
+/** WHOLE_WORDS by `letterHash`, so a segment is looked up without slicing and lower-casing it. */
+const WHOLE_WORDS_BY_HASH: ReadonlyMap<number, readonly string[]> = (() => {
+  const byHash = new Map<number, string[]>();
+  for (const word of WHOLE_WORDS) {
+    const hash = letterHash(word, 0, word.length);
+    byHash.set(hash, [...(byHash.get(hash) ?? []), word]);
+  }
+  return byHash;
+})();
+
+/** Whether the letters in [start, end), case folded, are one of WHOLE_WORDS. */
+function isWholeWord(text: string, start: number, end: number): boolean {
+  const words = WHOLE_WORDS_BY_HASH.get(letterHash(text, start, end));
+  if (words === undefined) return false;
+  return words.some((word) => {
+    if (word.length !== end - start) return false;
+    for (let k = 0; k < word.length; k += 1) if ((text.charCodeAt(start + k) | 0x20) !== word.charCodeAt(k)) return false;
+    return true;
+  });
+}
+
+/** Tokens of one camelCase segment (ASCII letters only): short ones are whole pieces, long ones ~1 per 4 chars. */
 function segmentTokens(text: string, start: number, end: number): number {
   const length = end - start;
   if (length <= 5) return 1;
-  if (length <= 10 && WHOLE_WORDS.has(text.slice(start, end).toLowerCase())) return 1;
+  if (length <= 10 && isWholeWord(text, start, end)) return 1;
   return Math.ceil(length / 4);
 }
 

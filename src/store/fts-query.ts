@@ -43,8 +43,13 @@ export function buildMatchExpression(
   if (documentFrequencies && totalChunks > 0 && kept.length > 0) {
     const df = documentFrequencies(kept);
     const rare = kept.filter((t) => (df.get(t) ?? 0) <= totalChunks * MAX_DOCUMENT_SHARE);
+    // A term no chunk holds matches nothing: it must not take the place of a rare one that does. (When only such
+    // terms are rare, the query matches nothing, and hybrid search is its vector half: common words would only
+    // add noise there.)
+    const rarePresent = rare.filter((t) => (df.get(t) ?? 0) > 0);
     // If every term is common, the rarest few still beat no query at all.
-    kept = (rare.length > 0 ? rare : kept).sort((a, b) => (df.get(a) ?? 0) - (df.get(b) ?? 0)).slice(0, maxTerms);
+    const pool = rarePresent.length > 0 ? rarePresent : rare.length > 0 ? rare : kept;
+    kept = pool.sort((a, b) => (df.get(a) ?? 0) - (df.get(b) ?? 0)).slice(0, maxTerms);
   }
   if (kept.length === 0) return null;
   // The words hold only letters, digits and `_`; quoting still guards against keywords like OR and NEAR.

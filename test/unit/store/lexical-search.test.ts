@@ -88,6 +88,16 @@ describe('fts-query', () => {
     expect(buildMatchExpression('parseConfig throttle', { splitIdentifiers: false })).toBe('"parseconfig" OR "throttle"');
   });
 
+  it('never lets a term no chunk holds take the place of one that matches', () => {
+    const df = (words: readonly string[]): Map<string, number> => new Map(words.map((w) => [w, w === 'page' ? 90 : w === 'zzqx' ? 0 : 3]));
+    expect(buildMatchExpression('page zzqx throttle', { documentFrequencies: df, totalChunks: 100 })).toBe('"throttle"');
+    // Rare terms beyond the limit: the absent ones are the ones left out.
+    const many = Array.from({ length: 16 }, (_, i) => `word${i}`).join(' ');
+    expect(buildMatchExpression(`zzqx ${many}`, { documentFrequencies: df, totalChunks: 100 })?.includes('zzqx')).toBe(false);
+    // Only absent terms are rare: the query matches nothing (common words alone would only add noise to hybrid).
+    expect(buildMatchExpression('page zzqx', { documentFrequencies: df, totalChunks: 100 })).toBe('"zzqx"');
+  });
+
   it('builds a quoted OR expression and null for empty input', () => {
     expect(buildMatchExpression('parseConfig NEAR(')).toBe('"parseconfig" OR "parse" OR "config" OR "near"');
     expect(buildMatchExpression('"*"')).toBeNull();
