@@ -45,7 +45,7 @@ async function main(): Promise<void> {
     const noop = await noopUpdate(index);
     const edit = await oneFileEdit(index, seed);
 
-    const queries = queriesFromIndex(index, { n: nQueries, seed });
+    const queries = await queriesFromIndex(index, { n: nQueries, seed });
     process.stderr.write(`search latency over ${queries.length} queries x 3 modes\n`);
     const latency = {
       vector: await searchLatency(index, queries, 'vector'),

@@ -35,8 +35,8 @@ async function main(): Promise<void> {
   try {
     const prep = await prepare(index, args.flags.has('update'));
     const file = args.values.get('queries-file');
-    const queries = file ? (await queriesFromFile(file)).slice(0, nQueries) : queriesFromIndex(index, { n: nQueries, seed });
-    const stats = index.stats();
+    const queries = file ? (await queriesFromFile(file)).slice(0, nQueries) : await queriesFromIndex(index, { n: nQueries, seed });
+    const stats = await index.stats();
     process.stderr.write(`${stats.chunks} chunks in ${index.indexDir}; ${queries.length} queries\n`);
     const oneShot = await searchLatency(index, queries, 'hybrid');
     const loop = await iterativeLatency(index, queries);
@@ -59,7 +59,7 @@ async function main(): Promise<void> {
 
 /** Builds an empty index (or updates on request); leaves an existing one untouched. Says which it did. */
 async function prepare(index: CodeIndex, update: boolean): Promise<string> {
-  if (!update && index.stats().chunks > 0) {
+  if (!update && (await index.stats()).chunks > 0) {
     // Not updated: the cache may be shared with other runs, and a stale index times the same as a fresh one.
     const load = await timed(() => index.embedder());
     return `existing cache, not updated (model load ${fmtMs(load.ms)})`;

@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     step('no-op update, one-file update');
     const noop = await noopUpdate(index);
     const edit = await oneFileEdit(index, seed);
-    const queries = queriesFromIndex(index, { n: nQueries, seed });
+    const queries = await queriesFromIndex(index, { n: nQueries, seed });
     step(`query latency over ${queries.length} queries`);
     const oneShot = await searchLatency(index, queries, 'hybrid');
     const loop = await iterativeLatency(index, queries);

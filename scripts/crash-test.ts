@@ -67,10 +67,9 @@ export interface CrashTestSummary {
 }
 
 /** Everything that defines an index's content: (path, lines, kind, symbol, hash) of every live chunk, sorted. */
-export function chunkSet(index: CodeIndex): string[] {
+export async function chunkSet(index: CodeIndex): Promise<string[]> {
   const { catalog } = index.store;
-  return catalog
-    .getChunks(catalog.liveRowIds())
+  return (await catalog.getChunks(await catalog.liveRowIds()))
     .map((c) => `${c.path}:${c.startLine}-${c.endLine}:${c.kind}:${c.symbol}:${c.hash}`)
     .sort();
 }
@@ -114,12 +113,12 @@ export async function runCrashTrials(options: CrashTestOptions): Promise<CrashTe
       if (outcome.problem !== undefined) failures.push(`trial ${t} (${kind}${outcome.detail}): ${outcome.problem}`);
 
       const index = await openIndex({ root, cacheDir, embedder, lockWaitMs: 10_000 });
-      let problems = index.verify();
+      let problems = await index.verify();
       let got: string[];
       try {
         await index.update();
-        problems = [...problems, ...index.verify().map((p) => `after update: ${p}`)];
-        got = chunkSet(index);
+        problems = [...problems, ...(await index.verify()).map((p) => `after update: ${p}`)];
+        got = await chunkSet(index);
       } finally {
         await index.close();
       }
@@ -127,7 +126,7 @@ export async function runCrashTrials(options: CrashTestOptions): Promise<CrashTe
       let want: string[];
       try {
         await reference.update();
-        want = chunkSet(reference);
+        want = await chunkSet(reference);
       } finally {
         await reference.close();
       }
@@ -208,9 +207,9 @@ async function matchesScratchBuild(o: { root: string; base: string; referenceDir
   const reference = await openIndex({ root: o.root, cacheDir: o.referenceDir, embedder: o.embedder });
   try {
     await scratch.update();
-    const a = chunkSet(scratch);
-    const b = chunkSet(reference);
-    return scratch.verify().length === 0 && a.length === b.length && a.every((c, i) => c === b[i]);
+    const a = await chunkSet(scratch);
+    const b = await chunkSet(reference);
+    return (await scratch.verify()).length === 0 && a.length === b.length && a.every((c, i) => c === b[i]);
   } finally {
     await scratch.close();
     await reference.close();

@@ -47,8 +47,8 @@ async function buildIndex(args: EvalArgs, corpus: PreparedCorpus, cacheDir: stri
 }
 
 /** Corpus files the index does not hold (discovery rules of codescout may leave some out): gold there is unreachable. */
-function reportNotIndexed(index: CodeIndex, corpus: PreparedCorpus, dataset: Dataset): string[] {
-  const indexed = new Set(index.store.catalog.listFiles().map((f) => f.path));
+async function reportNotIndexed(index: CodeIndex, corpus: PreparedCorpus, dataset: Dataset): Promise<string[]> {
+  const indexed = new Set((await index.store.catalog.listFiles()).map((f) => f.path));
   const missing = corpus.files.filter((f) => !indexed.has(f));
   if (missing.length > 0) {
     const missingSet = new Set(missing);
@@ -99,8 +99,8 @@ async function main(args: EvalArgs): Promise<void> {
   const cacheDir = args.cacheDir ?? defaultCacheDir(header.name, args.model);
   const { index, report } = await buildIndex(args, corpus, cacheDir);
   try {
-    const notIndexed = reportNotIndexed(index, corpus, dataset);
-    const stats = index.stats();
+    const notIndexed = await reportNotIndexed(index, corpus, dataset);
+    const stats = await index.stats();
     const info: RunInfo = {
       dataset: header.name, kind: header.kind, tasks: dataset.tasks.length, repo: header.repo, commit: header.commit, corpus: args.corpus,
       corpusFiles: corpus.files.length, model: args.model, indexedFiles: stats.files, indexedChunks: stats.chunks,

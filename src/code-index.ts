@@ -5,26 +5,22 @@ import { discoverFiles } from './discover/index.js';
 import { resolveRealRoot } from './discover/open-regular-file.js';
 import { createEmbedder } from './embed/create-embedder.js';
 import type { Embedder } from './embed/embedder.js';
-import { ConfigError, IndexLockedError, IndexMismatchError } from './errors.js';
+import { ConfigError } from './errors.js';
 import { discoverySettingsFor, type DiscoverySettings } from './indexer/discovery-settings.js';
 import { makeIndexFolder } from './indexer/index-folder.js';
 import { indexDirFor, isWritableLocation, readonlyLocationError } from './indexer/index-location.js';
-import { openCatalogOrQuarantine, replaceDamagedCatalog } from './indexer/open-storage.js';
-import { prepareRebuild } from './indexer/rebuild-catalog.js';
+import { openPostgresStorage } from './indexer/postgres-storage.js';
+import { openSqliteStorage } from './indexer/sqlite-storage.js';
 import { verifyIndex } from './indexer/verify-index.js';
 import { Indexer } from './indexer/indexer.js';
 import { PassCounters, type ProgressListener, type UpdateReport } from './indexer/update-report.js';
 import { compilePathGlobs } from './retrieve/path-globs.js';
 import { MAX_TASK_CHARS } from './retrieve/task.js';
 import { completeSimilarity, searchChunks, toHit, type ScoredChunk } from './retrieve/hybrid-search.js';
-import type { Catalog } from './store/catalog.js';
-import { isCorruptionError } from './store/catalog-open.js';
+import type { AsyncCatalog } from './store/catalog-port.js';
 import type { LexicalHit } from './store/catalog-types.js';
-import { createDebouncedSaver, type DebouncedSaver } from './store/debounced-saver.js';
-import { HnswStore } from './store/hnsw-store.js';
-import { openVectorStore, reconcileVectorStore, type OpenedVectorStore } from './store/open-vector-store.js';
-import { removeStaleTempFiles } from './store/stale-temp-files.js';
-import { acquireWriteLock } from './store/write-lock.js';
+import type { IndexStorage } from './store/index-storage.js';
+import type { VectorStore } from './store/vector-store.js';
 import { applyStoredFilters, readStoredFilters, type IndexFilters } from './stored-filters.js';
 import type { Hit, SearchMode, SourceFile } from './types.js';
 
@@ -43,6 +39,11 @@ export interface OpenIndexOptions extends IndexOptions {
    * these options name none (default true). Globs given here always win over the stored ones.
    */
   useStoredFilters?: boolean;
+  /**
+   * Writer or reader of a shared store (`store`; default reader): a writer takes the namespace's writer lock for as
+   * long as the index stays open. The embedded store ignores it (its writers lock per write).
+   */
+  storeRole?: 'writer' | 'reader';
 }
 
 /** Options of {@link CodeIndex.search}. */
@@ -107,51 +108,34 @@ export async function openIndex(given: OpenIndexOptions): Promise<CodeIndex> {
     notes.push(message);
     options.onProgress?.({ phase: 'model', filesDone: 0, filesTotal: 0, chunksEmbedded: 0, message });
   };
+  const storage = await openStorage({ config, indexDir, options, note });
+  const revision = (await storage.storage.catalog.getManifest())?.revision ?? options.embedder?.revision ?? config.model.onnxSha256;
+  return new CodeIndex({ config, indexDir, discovery, ...storage, revision, notes, storedFilters, ...options });
+}
+
+/**
+ * The one place that picks the store: PostgreSQL when the configuration names one (`store`), else the embedded
+ * SQLite catalog with its HNSW graph; and whether this index may be written, and if not, why.
+ */
+async function openStorage(o: { config: Config; indexDir: string; options: OpenIndexOptions; note: (message: string) => void }): Promise<{
+  storage: IndexStorage; readonly: boolean; refusal: (action: string) => ConfigError;
+}> {
+  const { config, indexDir, options } = o;
+  const rebuild = options.rebuild ?? false;
+  if (config.store !== null) {
+    const role = options.storeRole ?? 'reader';
+    const storage = await openPostgresStorage({ store: config.store, root: config.root, role, model: config.model, rebuild });
+    const refusal = (action: string): ConfigError =>
+      new ConfigError(`Cannot ${action}: ${storage.catalog.label} was opened for reading. Only codescout index --store ... writes a shared index.`, 'store');
+    return { storage, readonly: role === 'reader', refusal };
+  }
   // Readers of a read-only location (a shared cache, a read-only mount) open for reading; writers then fail with exit 2.
   const readonly = !isWritableLocation(indexDir);
-  let catalog = await openCatalogOrQuarantine(indexDir, { lockWaitMs: config.lockWaitMs, note, readonly });
-  const manifest = catalog.getManifest();
-  if (manifest && (manifest.model !== config.model.id || manifest.dimension !== config.model.dimension)) {
-    if (!options.rebuild) {
-      catalog.close();
-      throw new IndexMismatchError(
-        `${indexDir} was built with ${manifest.model} (${manifest.dimension}d); the embedder is ${config.model.id} ` +
-          `(${config.model.dimension}d). Run: codescout index ${config.root} --rebuild (or pass --model ${manifest.model}).`,
-        indexDir,
-      );
-    }
-  }
-  if (options.rebuild) {
-    if (readonly) {
-      catalog.close();
-      throw readonlyLocationError(indexDir, 'rebuild the index');
-    }
-    // Under the write lock: a writer in another process must never see its rows vanish mid-pass.
-    const lock = await acquireWriteLock(indexDir, { waitMs: config.lockWaitMs }).catch((error: unknown) => {
-      catalog.close();
-      throw error;
-    });
-    try {
-      catalog = await prepareRebuild({ indexDir, catalog, note });
-    } catch (error) {
-      catalog.close();
-      throw error;
-    } finally {
-      await lock.release();
-    }
-  }
-  const revision = catalog.getManifest()?.revision ?? options.embedder?.revision ?? config.model.onnxSha256;
-  let opened: OpenedVectorStore;
-  try {
-    opened = openVectorStore({ indexDir, catalog, revision, dimension: config.model.dimension });
-  } catch (error) {
-    catalog.close();
-    throw error;
-  }
-  if (opened.rebuilt && opened.isRepair === true && catalog.liveRowIds().length > 0) {
-    note(`The vector index could not be used (${opened.rebuildReason}); rebuilt it from the catalog's cached vectors, nothing re-embedded.`);
-  }
-  return new CodeIndex({ config, indexDir, discovery, catalog, vectors: opened.store, revision, notes, readonly, storedFilters, ...options });
+  const storage = await openSqliteStorage({
+    indexDir, root: config.root, model: config.model, revision: options.embedder?.revision ?? config.model.onnxSha256,
+    lockWaitMs: config.lockWaitMs, readonly, rebuild, note: o.note,
+  });
+  return { storage, readonly, refusal: (action) => readonlyLocationError(indexDir, action) };
 }
 
 /** One root's index: the catalog (truth), the vector store (derived) and, lazily, the embedder. */
@@ -172,14 +156,11 @@ export class CodeIndex {
    */
   readonly storedFilters: IndexFilters | null;
   private readonly noteList: string[];
-  // Replaced together when damage met during a write moves the catalog aside (see recoverFromDamage).
-  private catalog: Catalog;
-  private vectors: HnswStore;
-  private saver: DebouncedSaver;
+  private readonly storage: IndexStorage;
+  private readonly refusal: (action: string) => ConfigError;
   private readonly chunker: Chunker;
   private embedderPromise: Promise<Embedder> | undefined;
   private revision: string;
-  private seenGeneration: number;
   private closed = false;
 
   /** @internal use {@link openIndex}. */
@@ -187,11 +168,11 @@ export class CodeIndex {
     config: Config;
     indexDir: string;
     discovery: DiscoverySettings;
-    catalog: Catalog;
-    vectors: HnswStore;
+    storage: IndexStorage;
     revision: string;
     notes: string[];
     readonly: boolean;
+    refusal: (action: string) => ConfigError;
     storedFilters: IndexFilters | null;
     embedder?: Embedder;
     chunker?: Chunker;
@@ -200,18 +181,24 @@ export class CodeIndex {
     this.config = o.config;
     this.indexDir = o.indexDir;
     this.discovery = o.discovery;
-    this.catalog = o.catalog;
-    this.vectors = o.vectors;
+    this.storage = o.storage;
     this.revision = o.revision;
     this.notes = o.notes;
     this.noteList = o.notes;
     this.isReadonly = o.readonly;
+    this.refusal = o.refusal;
     this.storedFilters = o.storedFilters;
-    // The generation the vectors reflect, not the catalog's now: a commit since the open must still be reconciled.
-    this.seenGeneration = o.vectors.generation;
     if (o.embedder) this.embedderPromise = Promise.resolve(o.embedder);
     this.chunker = o.chunker ?? new MultiLanguageChunker({ maxTokens: o.config.model.maxTokens });
-    this.saver = createSaver(this.vectors, this.indexDir);
+  }
+
+  // The store may replace both after damage met during a write (IndexStorage.replaceDamaged): always read them afresh.
+  private get catalog(): AsyncCatalog {
+    return this.storage.catalog;
+  }
+
+  private get vectors(): VectorStore {
+    return this.storage.vectors;
   }
 
   /** The embedder, provisioning and loading the model on first use. */
@@ -252,12 +239,12 @@ export class CodeIndex {
     const counters = await this.withWriteLock(options, async (indexer, c) => {
       if (change.removed.length > 0) {
         const gone = new Set<string>();
-        const all = this.catalog.listFiles().map((f) => f.path);
+        const all = (await this.catalog.listFiles()).map((f) => f.path);
         for (const r of change.removed) {
           const prefix = r.replace(/\/+$/, '') + '/';
           for (const p of all) if (p === r || p.startsWith(prefix)) gone.add(p);
         }
-        indexer.removeFiles([...gone], c);
+        await indexer.removeFiles([...gone], c);
       }
       await indexer.indexFiles({ files: change.files, counters: c, onProgress: options.onProgress });
     });
@@ -280,7 +267,7 @@ export class CodeIndex {
     const vector = (options.mode ?? 'hybrid') === 'lexical' ? undefined : await (await this.embedder()).embedQuery(text);
     const scored = await this.searchScored(text, { ...options, vector });
     if (vector === undefined) return scored.map(toHit);
-    return completeSimilarity(scored, vector, (ids) => this.catalog.vectorsForRows(ids, this.revision)).map(toHit);
+    return (await completeSimilarity(scored, vector, (ids) => this.catalog.vectorsForRows(ids, this.revision))).map(toHit);
   }
 
   /** @internal Like {@link search} but keeps the raw evidence (similarity, BM25) and the chunk rows: for the retrieval loop. */
@@ -290,7 +277,7 @@ export class CodeIndex {
   ): Promise<ScoredChunk[]> {
     const mode = options.mode ?? 'hybrid';
     const accept = compilePathGlobs(options.include, options.exclude);
-    this.syncWithCatalog();
+    await this.vectors.catchUp();
     const vector = mode === 'lexical' ? undefined : (options.vector ?? (await (await this.embedder()).embedQuery(text)));
     return searchChunks({ catalog: this.catalog, vectors: this.vectors }, {
       mode, k: options.k ?? 10, vector, text, accept, wholeWordsOnly: options.wholeWordsOnly, lexicalHits: options.lexicalHits,
@@ -298,9 +285,10 @@ export class CodeIndex {
   }
 
   /** Counts and identity of the index. */
-  stats(): IndexStats {
-    const m = this.catalog.getManifest();
-    const s = this.catalog.stats();
+  async stats(): Promise<IndexStats> {
+    const [m, s, vectors, chunksWaiting, state] = await Promise.all([
+      this.catalog.getManifest(), this.catalog.stats(), this.vectors.count(), this.catalog.pendingChunkCount(), this.state(),
+    ]);
     return {
       root: this.config.root,
       indexDir: this.indexDir,
@@ -309,46 +297,45 @@ export class CodeIndex {
       revision: m?.revision ?? null,
       files: s.files,
       chunks: s.chunks,
-      vectors: this.vectors.size,
+      vectors,
       cachedVectors: s.cachedVectors,
-      chunksWaiting: this.catalog.pendingChunkCount(),
+      chunksWaiting,
       bytesOnDisk: s.dbBytes + this.vectors.bytesOnDisk(),
       createdAt: m?.createdAt ?? null,
       updatedAt: m?.updatedAt ?? null,
       schemaVersion: m?.schemaVersion ?? null,
-      ...this.state(),
+      ...state,
     };
   }
 
   /** Chunks written before their vectors (cheap: a look-up when none wait); see {@link IndexStats.chunksWaiting}. */
-  chunksWaiting(): number {
+  chunksWaiting(): Promise<number> {
     return this.catalog.pendingChunkCount();
   }
 
-  /** @throws ConfigError (exit 2) naming `action` when the index location is read-only. */
+  /** @throws ConfigError (exit 2) naming `action` when the index location is read-only, or a shared store was opened for reading. */
   assertWritable(action = 'update the index'): void {
-    if (this.isReadonly) throw readonlyLocationError(this.indexDir, action);
+    if (this.isReadonly) throw this.refusal(action);
   }
 
   /** Whether the index can answer, and why not when it was reset (cheap: no table scans). */
-  state(): { indexState: IndexState; resetReason: string | null } {
-    const resetReason = this.catalog.resetReason();
-    return { indexState: resetReason !== null ? 'reset' : this.catalog.chunkCount() === 0 ? 'empty' : 'ready', resetReason };
+  async state(): Promise<{ indexState: IndexState; resetReason: string | null }> {
+    const resetReason = await this.catalog.resetReason();
+    return { indexState: resetReason !== null ? 'reset' : (await this.catalog.chunkCount()) === 0 ? 'empty' : 'ready', resetReason };
   }
 
   /**
-   * Checks the index end to end: SQLite integrity and foreign keys, FTS (its own check and one row per chunk),
-   * a cached vector for every chunk, the manifest (model, dimension, schema version, generation), vector-store
-   * labels equal to chunk rows, and every stored vector equal to the chunk's cached one. Returns one line per
-   * problem (empty = healthy). Automatic repairs done while opening are in {@link notes}, not problems.
+   * Checks the index end to end: the store's integrity (for SQLite: integrity and foreign keys, FTS, its own check
+   * and one row per chunk), a cached vector for every chunk, the manifest (model, dimension, schema version,
+   * generation), vector-store labels equal to chunk rows, and every stored vector equal to the chunk's cached one.
+   * Returns one line per problem (empty = healthy). Automatic repairs done while opening are in {@link notes}, not problems.
    */
-  verify(): string[] {
-    this.syncWithCatalog();
-    return verifyIndex({ catalog: this.catalog, vectors: this.vectors, model: this.config.model, revision: this.revision });
+  verify(): Promise<string[]> {
+    return verifyIndex({ catalog: this.catalog, vectors: this.vectors, model: this.config.model });
   }
 
-  /** @internal The catalog, for the retrieval loop and verification (read-mostly). */
-  get store(): { catalog: Catalog; vectors: HnswStore; revision: string } {
+  /** @internal The catalog and vectors behind their ports, for the retrieval loop (read-mostly). */
+  get store(): { catalog: AsyncCatalog; vectors: VectorStore; revision: string } {
     return { catalog: this.catalog, vectors: this.vectors, revision: this.revision };
   }
 
@@ -356,71 +343,41 @@ export class CodeIndex {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.vectors.isDirty && this.ownsWrites) await this.withLockOnly(() => this.saver.flush());
-    this.saver.cancel();
-    this.catalog.close();
+    await this.storage.close();
     const embedder = await this.embedderPromise?.catch(() => undefined);
     await embedder?.dispose();
   }
 
-  private ownsWrites = false;
-
-  /** Reconciles the in-memory vectors when another process changed the catalog since we last looked. */
-  private syncWithCatalog(): void {
-    const generation = this.catalog.generation();
-    if (generation === this.seenGeneration) return;
-    reconcileVectorStore(this.vectors, { indexDir: this.indexDir, catalog: this.catalog, revision: this.revision, dimension: this.config.model.dimension });
-    // Read before reconciling, so a commit racing the reconcile is never claimed as seen (it is picked up next time).
-    this.vectors.setGeneration(generation);
-    this.seenGeneration = generation;
-  }
-
-  private async withLockOnly<T>(fn: () => Promise<T>): Promise<T> {
-    const lock = await acquireWriteLock(this.indexDir, { waitMs: Math.max(this.config.lockWaitMs, 10_000) });
-    try {
-      return await fn();
-    } finally {
-      await lock.release();
-    }
-  }
-
   /**
-   * Runs a write under the lock and returns its counters. SQLITE_CORRUPT met on the way means the catalog is damaged
-   * where the open-time check does not look: it is moved aside as on open, and a full pass rebuilds the index.
+   * Runs a write under the store's write hold and returns its counters. Damage met on the way that the store
+   * repairs by starting afresh (IndexStorage.replaceDamaged) is followed by a full pass that rebuilds the index.
    */
   private async withWriteLock(
     options: { onProgress?: ProgressListener; signal?: AbortSignal; lockWaitMs?: number },
     fn: (indexer: Indexer, counters: PassCounters) => Promise<void>,
   ): Promise<PassCounters> {
     this.assertWritable();
-    const lock = await acquireWriteLock(this.indexDir, { waitMs: options.lockWaitMs ?? this.config.lockWaitMs });
+    const hold = await this.storage.holdForWrite({ waitMs: options.lockWaitMs ?? this.config.lockWaitMs });
     try {
-      await removeStaleTempFiles(this.indexDir); // left by a writer killed mid-save; only the lock holder may judge them
       const embedder = await this.embedder(options.onProgress);
-      this.ensureManifest(embedder);
-      this.syncWithCatalog();
-      this.ownsWrites = true;
+      await this.ensureManifest(embedder);
+      await this.vectors.catchUp();
       const realRoot = await resolveRealRoot(this.config.root);
       let counters = new PassCounters();
       try {
         await fn(this.indexerFor(embedder, realRoot), counters);
       } catch (error) {
-        if (!isCorruptionError(error)) throw error;
-        await this.recoverFromDamage(error, options.onProgress);
-        this.ensureManifest(embedder);
+        if (!(await this.storage.replaceDamaged(error, (message) => this.note(message, options.onProgress)))) throw error;
+        await this.ensureManifest(embedder);
         counters = new PassCounters();
         await this.fullPass(this.indexerFor(embedder, realRoot), counters, options);
       } finally {
-        this.catalog.touch();
-        // Under the lock nobody else commits, so the vectors now reflect exactly this generation. A save
-        // (even a background one after the lock is gone) records this, never a later writer's generation.
-        this.seenGeneration = this.catalog.generation();
-        this.vectors.setGeneration(this.seenGeneration);
-        this.saver.schedule();
+        await this.catalog.touch();
+        await this.vectors.written();
       }
       return counters;
     } finally {
-      await lock.release();
+      await hold.release();
     }
   }
 
@@ -430,9 +387,9 @@ export class CodeIndex {
     const found = await discoverFiles({ ...this.discovery, signal: options.signal });
     counters.skipped.push(...found.skipped);
     const present = new Set(found.files.map((f) => f.path));
-    indexer.removeFiles(this.catalog.listFiles().map((f) => f.path).filter((p) => !present.has(p)), counters);
+    await indexer.removeFiles((await this.catalog.listFiles()).map((f) => f.path).filter((p) => !present.has(p)), counters);
     await indexer.indexFiles({ files: found.files, counters, onProgress: options.onProgress, signal: options.signal });
-    this.catalog.clearReset();
+    await this.catalog.clearReset();
   }
 
   private indexerFor(embedder: Embedder, realRoot: string): Indexer {
@@ -441,38 +398,27 @@ export class CodeIndex {
     });
   }
 
-  /** Moves the damaged catalog aside (the write lock is held) and continues with a fresh catalog and empty vectors. */
-  private async recoverFromDamage(error: unknown, onProgress?: ProgressListener): Promise<void> {
-    this.saver.cancel();
-    this.catalog.close();
-    this.catalog = await replaceDamagedCatalog(this.indexDir, {
-      error,
-      note: (message) => {
-        this.noteList.push(message);
-        onProgress?.({ phase: 'model', filesDone: 0, filesTotal: 0, chunksEmbedded: 0, message });
-      },
-    });
-    this.vectors = HnswStore.create({ indexDir: this.indexDir, dimension: this.config.model.dimension });
-    this.vectors.setGeneration(this.catalog.generation());
-    this.seenGeneration = this.vectors.generation;
-    this.saver = createSaver(this.vectors, this.indexDir);
+  /** Keeps a note about a repair and tells the listener. */
+  private note(message: string, onProgress?: ProgressListener): void {
+    this.noteList.push(message);
+    onProgress?.({ phase: 'model', filesDone: 0, filesTotal: 0, chunksEmbedded: 0, message });
   }
 
   /** Records the model on a new index, or refuses an embedder that differs from the one that wrote it. */
-  private ensureManifest(embedder: Embedder): void {
-    const manifest = this.catalog.getManifest();
+  private async ensureManifest(embedder: Embedder): Promise<void> {
+    const manifest = await this.catalog.getManifest();
     if (!manifest) {
-      this.catalog.initManifest({ model: embedder.model, dimension: embedder.dimension, revision: embedder.revision, root: this.config.root });
+      await this.catalog.initManifest({ model: embedder.model, dimension: embedder.dimension, revision: embedder.revision, root: this.config.root });
     } else {
-      this.catalog.assertCompatible(embedder);
+      await this.catalog.assertCompatible(embedder);
     }
     if (this.revision !== embedder.revision) {
       this.revision = embedder.revision;
     }
   }
 
-  private report(c: PassCounters, started: number): UpdateReport {
-    const s = this.catalog.stats();
+  private async report(c: PassCounters, started: number): Promise<UpdateReport> {
+    const s = await this.catalog.stats();
     return {
       root: this.config.root,
       files: s.files,
@@ -488,34 +434,6 @@ export class CodeIndex {
 
   /** Saves the vector store now (under the write lock). For the watcher's shutdown and tests. */
   async flush(): Promise<void> {
-    if (this.vectors.isDirty && !this.isReadonly) await this.withLockOnly(() => this.saver.flush());
+    await this.vectors.flush();
   }
-}
-
-/**
- * The debounced background saver of a vector store. A background save writes index files, so it takes the write
- * lock like any writer, without waiting: while another writer (or this process's own write) holds it, the save is
- * tried again a delay later.
- */
-function createSaver(vectors: HnswStore, indexDir: string): DebouncedSaver {
-  const saver: DebouncedSaver = createDebouncedSaver(vectors, {
-    delayMs: DEFAULTS.hnswSaveDelayMs,
-    onError: () => undefined, // flush() retries and reports; a failed background save loses nothing (SQLite holds the truth).
-    backgroundSave: async (save) => {
-      const lock = await acquireWriteLock(indexDir, { waitMs: 0 }).catch((error: unknown) => {
-        if (error instanceof IndexLockedError) return null;
-        throw error;
-      });
-      if (lock === null) {
-        saver.schedule();
-        return;
-      }
-      try {
-        await save();
-      } finally {
-        await lock.release();
-      }
-    },
-  });
-  return saver;
 }

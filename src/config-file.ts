@@ -20,12 +20,14 @@ export interface ConfigFileSettings {
   readonly model: string | undefined;
   /** Where indexes live (absolute; a relative path in the file is relative to the root), when the file names it. */
   readonly cacheDir: string | undefined;
+  /** The store the index lives in (a `postgres://` connection string), when the file names one. */
+  readonly store: string | undefined;
 }
 
-const NONE = { secretsAllow: [], include: [], exclude: [], model: undefined, cacheDir: undefined } as const;
+const NONE = { secretsAllow: [], include: [], exclude: [], model: undefined, cacheDir: undefined, store: undefined } as const;
 
 /** Keys `codescout.json` knows, per object; anything else is refused so that a typo never silently does nothing. */
-const KNOWN_KEYS = { top: new Set(['$schema', 'include', 'exclude', 'model', 'cacheDir', 'secrets']), secrets: new Set(['allow']) } as const;
+const KNOWN_KEYS = { top: new Set(['$schema', 'include', 'exclude', 'model', 'cacheDir', 'secrets', 'store']), secrets: new Set(['allow']) } as const;
 
 /**
  * Reads `codescout.json` at the root (under the read rule: a regular file inside the real root). A missing file
@@ -58,6 +60,7 @@ export function readConfigFile(root: string, realRoot: string): ConfigFileSettin
     exclude: globsAt(top.exclude, file, 'exclude'),
     model: stringAt(top.model, file, 'model'),
     cacheDir: ((dir) => (dir === undefined ? undefined : path.resolve(root, dir)))(stringAt(top.cacheDir, file, 'cacheDir')),
+    store: stringAt(top.store, file, 'store'),
   };
   if (top.secrets === undefined) return { ...settings, secretsAllow: [] };
   const secrets = objectAt(top.secrets, file, 'secrets');

@@ -53,6 +53,15 @@ export interface IndexOptions {
   lockWaitMs?: number;
   /** Globs of files indexed even though the secret policy would skip them; added to `secrets.allow` of codescout.json. */
   secretsAllow?: string[];
+  /**
+   * The store the index lives in: a `postgres://` (or `postgresql://`) connection string puts it in PostgreSQL with
+   * pgvector, shared by a team (env CODESCOUT_STORE, `store` in codescout.json); default: the embedded SQLite store.
+   */
+  store?: string;
+  /** The repository's name in a shared store; default: the git checkout's origin (host/owner/name) or its folder name. */
+  repo?: string;
+  /** The branch (or other ref) in a shared store; default: the git checkout's current branch. */
+  ref?: string;
 }
 
 /** The complete, frozen configuration every stage reads. */
@@ -74,6 +83,15 @@ export interface Config {
   readonly lockWaitMs: number;
   /** Globs exempt from the secret policy: `secrets.allow` of `<root>/codescout.json`, then `secretsAllow`. */
   readonly secretsAllow: readonly string[];
+  /** The PostgreSQL store and the namespace given for it (repo and ref found from git when undefined), or null: embedded. */
+  readonly store: StoreSettings | null;
+}
+
+/** Where a shared store is: its connection string and, when given, the namespace. */
+export interface StoreSettings {
+  readonly connectionString: string;
+  readonly repo: string | undefined;
+  readonly ref: string | undefined;
 }
 
 /**
@@ -91,6 +109,7 @@ export function resolveConfig(options: IndexOptions, env: NodeJS.ProcessEnv = pr
   }
   const cacheDir = path.resolve(options.cacheDir ?? env.CODESCOUT_CACHE_DIR ?? fileSettings.cacheDir ?? path.join(root, DEFAULTS.cacheDirName));
   const maxFileBytes = options.maxFileBytes ?? DEFAULTS.maxFileBytes;
+  const store = resolveStore(options.store ?? env.CODESCOUT_STORE ?? fileSettings.store, options);
   if (!Number.isFinite(maxFileBytes) || maxFileBytes <= 0) {
     throw new ConfigError(`maxFileBytes must be a positive number of bytes, got ${maxFileBytes}.`, 'maxFileBytes');
   }
@@ -103,7 +122,22 @@ export function resolveConfig(options: IndexOptions, env: NodeJS.ProcessEnv = pr
     maxFileBytes,
     lockWaitMs: options.lockWaitMs ?? DEFAULTS.lockWaitMs,
     secretsAllow: Object.freeze([...fileSettings.secretsAllow, ...(options.secretsAllow ?? [])]),
+    store,
   });
+}
+
+/** A shared store's settings from its connection string, or null for the embedded store. @throws ConfigError for another scheme. */
+function resolveStore(connectionString: string | undefined, o: { repo?: string; ref?: string }): StoreSettings | null {
+  if (connectionString === undefined || connectionString === '') return null;
+  if (!/^postgres(ql)?:\/\//i.test(connectionString)) {
+    // The scheme alone: the rest may hold a password.
+    const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(connectionString)?.[0] ?? 'a value without a scheme';
+    throw new ConfigError(`The store must be a PostgreSQL connection string (postgres://user@host:5432/db), not ${scheme}. Leave it unset for the embedded store.`, 'store');
+  }
+  for (const [key, value] of [['repo', o.repo], ['ref', o.ref]] as const) {
+    if (value !== undefined && value.trim() === '') throw new ConfigError(`--${key} is empty. Name the ${key === 'repo' ? 'repository' : 'branch'}, or leave it out to take it from git.`, key);
+  }
+  return Object.freeze({ connectionString, repo: o.repo, ref: o.ref });
 }
 
 /**

@@ -44,7 +44,7 @@ export async function buildFresh(index: CodeIndex): Promise<BuildResult> {
   const peakRssBytes = sampler.stop();
   return {
     report: build.value, modelLoadMs: load.ms, buildMs: build.ms, buildCpuMs: build.cpuMs, peakRssBytes, firstWordsMs, allWordsMs,
-    bytesOnDisk: index.stats().bytesOnDisk,
+    bytesOnDisk: (await index.stats()).bytesOnDisk,
   };
 }
 
@@ -69,7 +69,7 @@ export interface EditResult {
  */
 export async function oneFileEdit(index: CodeIndex, seed: number): Promise<EditResult> {
   const random = seededRandom(seed);
-  const code = index.store.catalog.listFiles().filter((f) => /^(typescript|tsx|javascript|jsx)$/.test(f.language));
+  const code = (await index.store.catalog.listFiles()).filter((f) => /^(typescript|tsx|javascript|jsx)$/.test(f.language));
   const file = code[Math.floor(random() * code.length)];
   if (!file) throw new Error(`No TypeScript or JavaScript file in ${index.config.root} to edit.`);
   const abs = path.join(index.config.root, file.path);

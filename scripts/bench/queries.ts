@@ -13,12 +13,12 @@ const NAMED_KINDS = new Set(['function', 'method', 'class', 'interface', 'type',
  * `page wait for load state method of frame`: the words a developer would type, not the exact identifier,
  * so lexical search does not win by construction. Deterministic for a given seed and index.
  */
-export function queriesFromIndex(index: CodeIndex, o: { n: number; seed: number }): string[] {
+export async function queriesFromIndex(index: CodeIndex, o: { n: number; seed: number }): Promise<string[]> {
   const { catalog } = index.store;
-  const rowIds = shuffled(catalog.liveRowIds(), seededRandom(o.seed));
+  const rowIds = shuffled(await catalog.liveRowIds(), seededRandom(o.seed));
   const queries = new Set<string>();
   for (let start = 0; start < rowIds.length && queries.size < o.n; start += 500) {
-    for (const row of catalog.getChunks(rowIds.slice(start, start + 500))) {
+    for (const row of await catalog.getChunks(rowIds.slice(start, start + 500))) {
       if (!NAMED_KINDS.has(row.kind)) continue;
       const words = splitIdentifier(row.symbol);
       if (words.length === 0) continue;

@@ -84,9 +84,9 @@ export async function saveToSearchable(
 /** A random function chunk whose body opens on a line of its own: its file, content and that line (0-based). */
 async function pickFunction(index: CodeIndex, random: () => number): Promise<{ path: string; content: string; line: number }> {
   const { catalog } = index.store;
-  const rowIds = catalog.liveRowIds();
+  const rowIds = await catalog.liveRowIds();
   for (let attempt = 0; attempt < 200; attempt++) {
-    const row = catalog.getChunkByRowId(rowIds[Math.floor(random() * rowIds.length)]!);
+    const row = await catalog.getChunkByRowId(rowIds[Math.floor(random() * rowIds.length)]!);
     if (!row || (row.kind !== 'function' && row.kind !== 'method') || !CODE_LANGUAGE.test(row.language)) continue;
     const content = await readFile(path.join(index.config.root, row.path), 'utf8');
     const lines = content.split('\n');
@@ -132,7 +132,7 @@ export async function branchSwitch(
 ): Promise<BranchSwitch> {
   const random = seededRandom(o.seed);
   const { catalog } = index.store;
-  const candidates = shuffled(catalog.listFiles().filter((f) => CODE_LANGUAGE.test(f.language)).map((f) => f.path), random);
+  const candidates = shuffled((await catalog.listFiles()).filter((f) => CODE_LANGUAGE.test(f.language)).map((f) => f.path), random);
   const rewrites: Array<{ path: string; size: number }> = [];
   let lastProbe = '';
   for (const p of candidates) {
@@ -156,7 +156,7 @@ export async function branchSwitch(
     const t0 = performance.now();
     await execFileAsync('cp', ['-R', `${o.stageDir}/.`, index.config.root]);
     const writeMs = performance.now() - t0;
-    const absorbedAll = await pollUntil(() => rewrites.every((r) => catalog.getFile(r.path)?.size === r.size), { intervalMs: 50, timeoutMs: o.timeoutMs });
+    const absorbedAll = await pollUntil(async () => (await Promise.all(rewrites.map((r) => catalog.getFile(r.path)))).every((f, i) => f?.size === rewrites[i]!.size), { intervalMs: 50, timeoutMs: o.timeoutMs });
     const absorbedMs = performance.now() - t0;
     await watcher.idle();
     const idleMs = performance.now() - t0;

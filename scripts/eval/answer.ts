@@ -44,9 +44,9 @@ export async function answer(
       const candidates = session.candidates();
       for (const c of candidates) pool.add(c.path);
       await session.judge(o.judge ? o.judge(candidates) : []);
-      perCycle.push({ pool: [...pool], results: rankedResults(session.result(), o.chunkOrder).results });
+      perCycle.push({ pool: [...pool], results: rankedResults(await session.result(), o.chunkOrder).results });
     }
-    const r = session.result();
+    const r = await session.result();
     const { results, labels } = rankedResults(r, o.chunkOrder);
     return { results, labels, cycles: r.cycles.length, stoppedBecause: r.stoppedBecause, perCycle };
   }

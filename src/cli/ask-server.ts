@@ -31,6 +31,7 @@ interface IndexNaming {
   model?: string;
   modelDir?: string;
   judgeCmd?: string;
+  store?: string;
 }
 
 /** What the CLI asks a server to run. */
@@ -104,10 +105,12 @@ export async function answerFromServer(io: CliIO, call: ServedCall): Promise<num
 function servedTarget(o: ServedCall['options']): { location: SocketLocation; index: ServedIndex } | string {
   let config;
   try {
-    config = resolveConfig({ root: o.root ?? '.', cacheDir: o.cacheDir, model: o.model, modelDir: o.modelDir });
+    config = resolveConfig({ root: o.root ?? '.', cacheDir: o.cacheDir, model: o.model, modelDir: o.modelDir, store: o.store });
   } catch (error) {
     return `the options name no index to ask a server about: ${(error as Error).message}`;
   }
+  // A query server holds an embedded index; a shared store is read from here, by every caller alike.
+  if (config.store !== null) return 'the index is in a shared store (--store)';
   const indexDir = indexDirFor(config.cacheDir, config.root);
   return { location: socketLocation(indexDir), index: { root: config.root, indexDir, model: config.model.id } };
 }

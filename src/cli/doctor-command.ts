@@ -167,8 +167,8 @@ async function checkIndex(config: Config): Promise<DoctorCheck> {
   try {
     const index = await openIndex({ root: config.root, cacheDir: config.cacheDir, model: config.model.id, modelDir: config.modelDir, modelsDir: config.modelsDir });
     try {
-      const problems = index.verify();
-      const s = index.stats();
+      const problems = await index.verify();
+      const s = await index.stats();
       if (problems.length > 0) return problem('index', `${indexDir}: ${problems.length} problem(s): ${problems.slice(0, 3).join('; ')}`, rebuild);
       if (s.indexState === 'reset') return problem('index', `${indexDir} was reset after damage (${s.resetReason})`, rebuild);
       const waiting = s.chunksWaiting > 0 ? `, ${s.chunksWaiting} chunks waiting for vectors (codescout index finishes them)` : '';

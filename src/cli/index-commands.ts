@@ -17,11 +17,19 @@ export interface IndexCliOptions {
   model?: string;
   modelDir?: string;
   json?: boolean;
+  /** `--store postgres://...`: the shared store (env CODESCOUT_STORE, `store` in codescout.json). */
+  store?: string;
+  /** `--repo`/`--ref`: the namespace in the shared store (default: from the git checkout). */
+  repo?: string;
+  ref?: string;
 }
 
 /** Maps CLI options to openIndex options. */
 export function indexOptions(root: string | undefined, o: IndexCliOptions & { include?: string[]; exclude?: string[] }): OpenIndexOptions {
-  return { root: root ?? '.', cacheDir: o.cacheDir, model: o.model, modelDir: o.modelDir, include: o.include, exclude: o.exclude };
+  return {
+    root: root ?? '.', cacheDir: o.cacheDir, model: o.model, modelDir: o.modelDir, include: o.include, exclude: o.exclude,
+    store: o.store, repo: o.repo, ref: o.ref,
+  };
 }
 
 /** Exit code of `status --verify` when it finds problems (the README's "index is damaged"). */
@@ -43,7 +51,8 @@ export async function runIndex(
 ): Promise<number> {
   const filters = filtersForIndexRun(indexOptions(root, o), { reset: o.resetFilters === true, note: (line) => eprintln(io, line) });
   const progress = createProgressReporter(io, !o.json && o.progress !== false);
-  const index = await openIndex({ ...filters.options, rebuild: o.rebuild, onProgress: progress.listener });
+  // The writer of a shared store: `index` is the command that writes one (search, query and status read).
+  const index = await openIndex({ ...filters.options, rebuild: o.rebuild, onProgress: progress.listener, storeRole: 'writer' });
   if (filters.toStore !== undefined) {
     try {
       index.assertWritable();
@@ -85,8 +94,8 @@ export async function runStatus(io: CliIO, root: string | undefined, o: IndexCli
   const index = await openIndex(indexOptions(root, o));
   try {
     printNotes(io, index);
-    const s = index.stats();
-    const problems = o.verify ? index.verify() : undefined;
+    const s = await index.stats();
+    const problems = o.verify ? await index.verify() : undefined;
     const status = { ...s, storedFilters: index.storedFilters };
     if (o.json) printJson(io, problems === undefined ? status : { ...status, problems });
     else {
@@ -123,10 +132,10 @@ function globsLine(stored: IndexFilters | null): string {
 }
 
 /** A note for people while chunks wait for their vectors (a build in progress or interrupted); null when none wait. */
-export function waitingNote(index: CodeIndex): { chunksWaiting: number; note: string } | null {
-  const chunksWaiting = index.chunksWaiting();
+export async function waitingNote(index: CodeIndex): Promise<{ chunksWaiting: number; note: string } | null> {
+  const chunksWaiting = await index.chunksWaiting();
   if (chunksWaiting === 0) return null;
-  const { chunks } = index.stats();
+  const { chunks } = await index.stats();
   return {
     chunksWaiting,
     note: `note: ${chunksWaiting} of ${chunks} chunks are not embedded yet (the index is being built, or a build was stopped: codescout index finishes it); they are found by their words only until then.`,

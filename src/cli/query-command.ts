@@ -31,7 +31,7 @@ export interface QueryCliOptions extends IndexCliOptions {
 /** `codescout query "<text>"`, the iterative retrieval loop, in-process (see `servedOrInProcess` for the warm path). */
 export async function runQuery(io: CliIO, text: string, o: QueryCliOptions): Promise<number> {
   // --exclude of a query narrows its search; it is not the index's discovery globs.
-  return queryWith(io, text, o, openedIndex(io, indexOptions(o.root, { cacheDir: o.cacheDir, model: o.model, modelDir: o.modelDir })));
+  return queryWith(io, text, o, openedIndex(io, indexOptions(o.root, { cacheDir: o.cacheDir, model: o.model, modelDir: o.modelDir, store: o.store, repo: o.repo, ref: o.ref })));
 }
 
 /** The loop itself, on an index opened for it or held by a server: checks the options, retrieves, prints. */
@@ -44,7 +44,7 @@ export async function queryWith(io: CliIO, text: string, o: QueryCliOptions, acc
   const builtinJudge = o.judge as BuiltinJudge | undefined;
   const timeoutMs = o.judgeTimeout === undefined ? JUDGE_COMMAND_LIMITS.timeoutMs : parsePositiveInt(o.judgeTimeout, '--judge-timeout', MAX_JUDGE_TIMEOUT_S) * 1000;
   return access(async (index) => {
-    const waiting = waitingNote(index);
+    const waiting = await waitingNote(index);
     if (waiting !== null) eprintln(io, waiting.note);
     const task = { text, keywords: o.keywords, patterns: o.patterns, excludes: o.exclude, maxCycles };
     // Down to the tangential band, so people see near misses; the JSON keeps the documented related band.
@@ -54,7 +54,7 @@ export async function queryWith(io: CliIO, text: string, o: QueryCliOptions, acc
       : await retrieveJudgedBy(io, index, task, { command: o.judgeCmd, timeoutMs, builtinJudge, relatedThreshold });
     const related = result.related.filter((f) => f.relevance >= LOOP_TUNING.relatedThreshold);
     if (o.json) printJson(io, { ...result, related });
-    else printHuman(io, { ...result, related }, { chunks: index.stats().chunks, nearMisses: result.related.filter((f) => !related.includes(f)) });
+    else printHuman(io, { ...result, related }, { chunks: (await index.stats()).chunks, nearMisses: result.related.filter((f) => !related.includes(f)) });
     return 0;
   });
 }

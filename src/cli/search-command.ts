@@ -28,7 +28,7 @@ export interface SearchCliOptions extends IndexCliOptions {
 /** `codescout search "<text>"` in-process (see `servedOrInProcess` for the warm path). */
 export async function runSearch(io: CliIO, text: string, o: SearchCliOptions): Promise<number> {
   // The include/exclude of a search filter its hits; they are not the index's discovery globs.
-  return searchWith(io, text, o, openedIndex(io, indexOptions(o.root, { cacheDir: o.cacheDir, model: o.model, modelDir: o.modelDir })));
+  return searchWith(io, text, o, openedIndex(io, indexOptions(o.root, { cacheDir: o.cacheDir, model: o.model, modelDir: o.modelDir, store: o.store, repo: o.repo, ref: o.ref })));
 }
 
 /** The search itself, on an index opened for it or held by a server: checks the options, searches, prints. */
@@ -47,8 +47,8 @@ export async function searchWith(io: CliIO, text: string, o: SearchCliOptions, a
     const asked = o.json ? k : Math.min(MAX_SEARCH_K, k * 2);
     const found = await index.search(text, { k: asked, mode, include: o.include, exclude: o.exclude });
     const hits = threshold === undefined ? found : found.filter((h) => h.similarity === undefined || h.similarity >= threshold);
-    const notReady = notReadyWarning(index);
-    const waiting = mode === 'lexical' ? null : waitingNote(index);
+    const notReady = await notReadyWarning(index);
+    const waiting = mode === 'lexical' ? null : await waitingNote(index);
     if (waiting !== null) eprintln(io, waiting.note);
     if (o.json) {
       const rows = hits.map(({ path: p, startLine, endLine, symbol, kind, score, similarity, text: code }) => ({
@@ -72,8 +72,8 @@ export async function searchWith(io: CliIO, text: string, o: SearchCliOptions, a
 }
 
 /** The state and a one-line warning of an index with nothing (or not everything) to search; null when ready. */
-function notReadyWarning(index: CodeIndex): { indexState: 'empty' | 'reset'; warning: string } | null {
-  const { indexState, resetReason } = index.state();
+async function notReadyWarning(index: CodeIndex): Promise<{ indexState: 'empty' | 'reset'; warning: string } | null> {
+  const { indexState, resetReason } = await index.state();
   if (indexState === 'ready') return null;
   if (indexState === 'empty') return { indexState, warning: `The index is empty. Run: codescout index ${index.config.root}` };
   return {

@@ -22,7 +22,7 @@ export async function runServe(io: CliIO, root: string | undefined, o: IndexCliO
     const server = (await serveQueries(index, { log: () => undefined, required: true }))!;
     try {
       const stopped = stopSignal();
-      const s = index.stats();
+      const s = await index.stats();
       println(io, `serving ${s.root} (${s.files} files, ${s.chunks} chunks) at ${server.socketPath}. Ctrl-C to stop.`);
       await stopped;
     } finally {

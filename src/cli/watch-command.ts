@@ -32,7 +32,7 @@ export async function runWatch(io: CliIO, root: string | undefined, o: IndexCliO
   const filtersNote = storedFiltersNote(index.storedFilters);
   if (filtersNote !== null) eprintln(io, filtersNote);
   printNotes(io, index);
-  if (index.state().indexState === 'empty') {
+  if ((await index.state()).indexState === 'empty') {
     try {
       await firstBuild(io, index, !o.json);
     } catch (error) {
@@ -66,7 +66,7 @@ export async function runWatch(io: CliIO, root: string | undefined, o: IndexCliO
   }
   // Handlers first: a client that signals as soon as it reads the ready line must find them in place.
   const stopped = stopSignal();
-  const s = index.stats();
+  const s = await index.stats();
   if (o.json) printJson(io, { event: 'ready', root: s.root, files: s.files, chunks: s.chunks });
   else println(io, `watching ${s.root} (${s.files} files, ${s.chunks} chunks). Ctrl-C to stop.`);
   await stopped;

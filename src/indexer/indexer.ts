@@ -5,7 +5,7 @@ import { readInsideRoot } from '../discover/open-regular-file.js';
 import type { SecretPolicy } from '../discover/secret-policy.js';
 import type { Embedder } from '../embed/embedder.js';
 import { AbortError } from '../errors.js';
-import type { Catalog } from '../store/catalog.js';
+import type { AsyncCatalog } from '../store/catalog-port.js';
 import type { VectorStore } from '../store/vector-store.js';
 import type { Chunk, SourceFile } from '../types.js';
 import { lexicalTermsFor } from './lexical-terms.js';
@@ -25,7 +25,7 @@ interface PreparedFile {
 
 /** What the indexer needs; the caller (CodeIndex) owns them and holds the write lock. */
 export interface IndexerDeps {
-  readonly catalog: Catalog;
+  readonly catalog: AsyncCatalog;
   readonly vectors: VectorStore;
   readonly chunker: Chunker;
   readonly embedder: () => Promise<Embedder>;
@@ -67,7 +67,7 @@ export class Indexer {
     // searchable by words within the chunker's time — and then the queue is embedded.
     await this.chunkFiles({ files, counters, progress, report, signal });
     await this.fillVectors({ counters, progress, report, signal });
-    this.deps.catalog.dropUnusedPendingTexts();
+    await this.deps.catalog.dropUnusedPendingTexts();
     report();
   }
 
@@ -111,33 +111,34 @@ export class Indexer {
     const { catalog, vectors } = this.deps;
     for (;;) {
       if (o.signal?.aborted) throw new AbortError('Indexing aborted; everything committed so far is kept.');
-      const batch = catalog.pendingTexts(TEXTS_PER_EMBED);
+      const batch = await catalog.pendingTexts(TEXTS_PER_EMBED);
       if (batch.length === 0) return;
       const embedder = await this.deps.embedder();
       const embedded = await embedder.embed(batch.map((t) => t.embedText), o.signal);
       const fresh = new Map(batch.map((t, i) => [t.hash, embedded[i]!]));
-      const rows = catalog.storePendingVectors(fresh, embedder.revision);
-      vectors.upsert(rows.map((r) => ({ rowId: r.rowId, vector: fresh.get(r.hash)! })));
+      const rows = await catalog.storePendingVectors(fresh, embedder.revision);
+      await vectors.upsert(rows.map((r) => ({ rowId: r.rowId, vector: fresh.get(r.hash)! })));
       o.counters.embedded += batch.length;
       o.progress.chunksQueued = Math.max(o.progress.chunksQueued, o.counters.embedded);
       o.report();
     }
   }
 
-  /** Removes files (relative paths) from the catalog and the vector store; returns how many were indexed. */
-  removeFiles(paths: readonly string[], counters: PassCounters): void {
+  /** Removes files (relative paths) from the catalog and the vector store; counts those that were indexed. */
+  async removeFiles(paths: readonly string[], counters: PassCounters): Promise<void> {
     if (paths.length === 0) return;
-    const known = paths.filter((p) => this.deps.catalog.getFile(p) !== undefined);
+    const rows = await Promise.all(paths.map((p) => this.deps.catalog.getFile(p)));
+    const known = paths.filter((_, i) => rows[i] !== undefined);
     if (known.length === 0) return;
-    const rowIds = this.deps.catalog.removeFiles(known);
-    this.deps.vectors.remove(rowIds);
+    const rowIds = await this.deps.catalog.removeFiles(known);
+    await this.deps.vectors.remove(rowIds);
     counters.removed += known.length;
   }
 
   /** Reads, hashes and chunks one file unless it is unchanged; null when nothing needs embedding. */
   private async prepare(file: SourceFile, counters: PassCounters): Promise<PreparedFile | null> {
     const { catalog } = this.deps;
-    const row = catalog.getFile(file.path);
+    const row = await catalog.getFile(file.path);
     // A file whose language changed (a grammar added by an upgrade) is chunked again even when its bytes did not.
     const sameLanguage = row !== undefined && row.language === file.language;
     if (row && sameLanguage && row.size === file.sizeBytes && row.mtimeMs === file.mtimeMs) return null;
@@ -146,20 +147,20 @@ export class Indexer {
       // The file vanished, became unreadable, or was swapped for a link out of the root or a FIFO between
       // listing and reading: it no longer belongs in the index.
       counters.skipped.push({ path: file.path, reason: read.refused.reason });
-      this.removeFiles([file.path], counters);
+      await this.removeFiles([file.path], counters);
       return null;
     }
     const { bytes } = read;
     const contentHash = createHash('sha256').update(bytes).digest('hex');
     if (row && sameLanguage && row.contentHash === contentHash) {
-      catalog.touchFile({ path: file.path, size: bytes.length, mtimeMs: file.mtimeMs });
+      await catalog.touchFile({ path: file.path, size: bytes.length, mtimeMs: file.mtimeMs });
       return null;
     }
     const content = decodeSource(bytes);
     const secret = this.deps.secrets?.reasonForText(file.path, content) ?? null;
     if (secret !== null) {
       counters.skipped.push({ path: file.path, reason: secret });
-      this.removeFiles([file.path], counters);
+      await this.removeFiles([file.path], counters);
       return null;
     }
     const { chunks, warnings } = this.deps.chunker.chunk({ path: file.path, language: file.language, content });
@@ -176,12 +177,12 @@ export class Indexer {
     const embedder = await this.deps.embedder();
     const texts = new Map<string, string>();
     for (const p of batch) for (const c of p.chunks) texts.set(c.hash, c.embedText);
-    const cached = catalog.cachedVectors([...texts.keys()], embedder.revision);
+    const cached = await catalog.cachedVectors([...texts.keys()], embedder.revision);
     const queued = new Set<string>();
     for (const p of batch) {
       const waiting = new Map<string, string>();
       for (const c of p.chunks) if (!cached.has(c.hash)) waiting.set(c.hash, c.embedText);
-      const result = catalog.replaceFile({
+      const result = await catalog.replaceFile({
         path: p.file.path,
         size: p.file.sizeBytes,
         mtimeMs: p.file.mtimeMs,
@@ -192,9 +193,9 @@ export class Indexer {
         pending: waiting,
         revision: embedder.revision,
       });
-      vectors.remove(result.removedRowIds);
+      await vectors.remove(result.removedRowIds);
       const known = result.added.filter((a) => cached.has(a.hash));
-      vectors.upsert(known.map((a) => ({ rowId: a.rowId, vector: cached.get(a.hash)! })));
+      await vectors.upsert(known.map((a) => ({ rowId: a.rowId, vector: cached.get(a.hash)! })));
       counters.reused += known.length;
       counters.filesChanged++;
       for (const h of waiting.keys()) queued.add(h);

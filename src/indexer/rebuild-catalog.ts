@@ -2,8 +2,8 @@ import { IndexCorruptError } from '../errors.js';
 import type { Catalog } from '../store/catalog.js';
 import { catalogPath, isCorruptionError } from '../store/catalog-open.js';
 import { HnswStore } from '../store/hnsw-store.js';
+import { rowsUnlikeGraph } from '../store/hnsw-vector-store.js';
 import { removeVectorFiles, replaceDamagedCatalog } from './open-storage.js';
-import { rowsUnlikeGraph } from './verify-index.js';
 
 /**
  * Empties a catalog for `--rebuild` (the caller holds the write lock) and first repairs what `status --verify` can
@@ -55,7 +55,7 @@ function dropSuspectVectors(catalog: Catalog, o: { indexDir: string; note: (mess
     const graph = loaded.store !== null && loaded.store.generation <= catalog.generation() ? loaded.store : null;
     if (graph !== null) {
       const rowIds = catalog.liveRowIds().filter((id) => graph.has(id));
-      const rows = rowsUnlikeGraph({ catalog, vectors: graph, revision: manifest.revision, rowIds });
+      const rows = rowsUnlikeGraph({ catalog, graph, revision: manifest.revision, rowIds });
       unlike = catalog.dropCachedVectors(catalog.getChunks(rows).map((c) => c.hash), manifest.revision);
     }
   }

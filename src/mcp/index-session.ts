@@ -28,10 +28,19 @@ export class IndexSession {
   private watching = false;
   private building: Promise<void> | undefined;
   private closed = false;
+  /** Settles once the watcher of an index that already has files is started (or it was not to be). */
+  private readonly opened: Promise<void>;
 
   constructor(readonly index: CodeIndex, private readonly options: IndexSessionOptions) {
     // An index that already has files is served at once; the watcher's start-up pass catches up with the disk.
-    if (options.watch && index.stats().files > 0) this.startWatcher();
+    this.opened = options.watch
+      ? index.stats().then(
+          (s) => {
+            if (s.files > 0 && !this.closed && !this.watcher) this.startWatcher();
+          },
+          (error: unknown) => options.log(`codescout: could not read the index to start the watcher (${(error as Error).message}); ready() tries again.`),
+        )
+      : Promise.resolve();
   }
 
   /** True while the watcher is running and has caught up once. */
@@ -44,7 +53,8 @@ export class IndexSession {
    * `onProgress` hears the build of the caller that started it), then starts the watcher.
    */
   async ready(onProgress?: ProgressListener): Promise<void> {
-    if (this.index.stats().files === 0) {
+    await this.opened;
+    if ((await this.index.stats()).files === 0) {
       this.building ??= this.build(onProgress).finally(() => (this.building = undefined));
       await this.building;
     }
@@ -79,7 +89,7 @@ export class IndexSession {
         for (const f of walk.files.filter((f) => below(f.path))) files.set(f.path, f);
         skipped.push(...walk.skipped.filter((s) => below(s.path)));
         const present = new Set(walk.files.map((f) => f.path));
-        for (const f of this.index.store.catalog.listFiles()) if (below(f.path) && !present.has(f.path)) removed.add(f.path);
+        for (const f of await this.index.store.catalog.listFiles()) if (below(f.path) && !present.has(f.path)) removed.add(f.path);
       } else if (isIgnored(filter, rel)) {
         skipped.push({ path: rel, reason: 'ignored (.gitignore, .codescoutignore, default folders, the cache dir or the include/exclude globs)' });
         removed.add(rel);
@@ -101,6 +111,7 @@ export class IndexSession {
     if (this.closed) return;
     this.closed = true;
     this.watching = false;
+    await this.opened;
     await this.building?.catch(() => undefined);
     await this.watcher?.close().catch((error: unknown) => this.options.log(`codescout: watcher close failed: ${(error as Error).message}`));
     await this.index.close();

@@ -17,8 +17,8 @@ export type BuiltinJudge = 'learned' | 'heuristic';
 export function createBuiltinEvaluator(o: { judge: BuiltinJudge; model: RankingModel; ctx: DefaultEvaluatorContext; withFeatures?: boolean }): Evaluator {
   const heuristic = createDefaultEvaluator(o.ctx);
   return {
-    evaluate(task: ResolvedTask, files: readonly CandidateFile[], context: EvaluationContext): Evaluation[] {
-      const base = heuristic.evaluate(task, files, context) as Evaluation[];
+    async evaluate(task: ResolvedTask, files: readonly CandidateFile[], context: EvaluationContext): Promise<Evaluation[]> {
+      const base = await heuristic.evaluate(task, files, context);
       if (o.judge === 'heuristic' && !o.withFeatures) return base;
       const own = contentTerms([task.text, ...task.keywords].join(' '));
       const ownStems = new Set(own.map((t) => t.stem));

@@ -1,4 +1,4 @@
-import type { Catalog } from '../store/catalog.js';
+import type { AsyncCatalog } from '../store/catalog-port.js';
 import type { SimilarityCalibration } from './default-evaluator.js';
 import { dot } from './query-vector.js';
 
@@ -11,11 +11,11 @@ export class VectorSample {
   private vectors: Float32Array[] = [];
 
   /** The sample for the catalog's current state (re-drawn when the catalog changed). */
-  get(catalog: Catalog, revision: string): Float32Array[] {
-    const generation = catalog.generation();
+  async get(catalog: AsyncCatalog, revision: string): Promise<Float32Array[]> {
+    const generation = await catalog.generation();
     if (generation !== this.generation) {
-      const ids = sampleIds(catalog.liveRowIds(), CALIBRATION_SAMPLE);
-      this.vectors = catalog.vectorsForRows(ids, revision).map((r) => r.vector);
+      const ids = sampleIds(await catalog.liveRowIds(), CALIBRATION_SAMPLE);
+      this.vectors = (await catalog.vectorsForRows(ids, revision)).map((r) => r.vector);
       this.generation = generation;
     }
     return this.vectors;

@@ -20,7 +20,7 @@ export interface DefaultEvaluatorContext {
   /** Inverse document frequency of a lower-case word in the index (higher = rarer). */
   readonly idf: (word: string) => number;
   /** Identifiers referenced by a chunk whose definitions are indexed elsewhere: (names) -> defined names. */
-  readonly definedElsewhere: (names: readonly string[], path: string) => string[];
+  readonly definedElsewhere: (names: readonly string[], path: string) => Promise<string[]>;
 }
 
 /** Weights and knees of the default evaluator, documented in README ("How relevance is calibrated"). */
@@ -59,7 +59,7 @@ export const TEST_PATH =
  */
 export function createDefaultEvaluator(ctx: DefaultEvaluatorContext): Evaluator {
   return {
-    evaluate(task: ResolvedTask, files: readonly CandidateFile[], context?: EvaluationContext): Evaluation[] {
+    async evaluate(task: ResolvedTask, files: readonly CandidateFile[], context?: EvaluationContext): Promise<Evaluation[]> {
       const own = contentTerms([task.text, ...task.keywords].join(' ')).map((t) => ({ ...t, weight: 1 }));
       const ownStems = new Set(own.map((t) => t.stem));
       const learned = contentTerms((context?.learnedTerms ?? []).join(' '))
@@ -67,7 +67,13 @@ export function createDefaultEvaluator(ctx: DefaultEvaluatorContext): Evaluator 
         .map((t) => ({ ...t, weight: EVALUATOR_TUNING.learnedTermWeight }));
       const terms = [...own, ...learned];
       const mentionsTests = own.some((t) => /^(test|spec)/.test(t.stem));
-      return files.map((file) => evaluateFile({ file, terms, ctx, mentionsTests }));
+      const judged = files.map((file) => evaluateFile({ file, terms, ctx, mentionsTests }));
+      // The definitions of every file are looked up together: one round of questions to the index per cycle.
+      return Promise.all(judged.map(async ({ evaluation, referenced }) => {
+        if (referenced.length === 0) return evaluation;
+        const missingDefinitions = (await ctx.definedElsewhere(referenced, evaluation.path)).map((n) => `definition of ${n}`);
+        return { ...evaluation, missingContext: [...missingDefinitions, ...evaluation.missingContext] };
+      }));
     },
   };
 }
@@ -83,7 +89,8 @@ interface ChunkJudgement {
 /** A task term with its weight (1 for the task's own words, less for learned ones). */
 type WeightedTerm = TaskTerm & { readonly weight: number };
 
-function evaluateFile(o: { file: CandidateFile; terms: WeightedTerm[]; ctx: DefaultEvaluatorContext; mentionsTests: boolean }): Evaluation {
+/** A file's evaluation without its missing definitions, and the names it references (looked up by the caller). */
+function evaluateFile(o: { file: CandidateFile; terms: WeightedTerm[]; ctx: DefaultEvaluatorContext; mentionsTests: boolean }): { evaluation: Evaluation; referenced: string[] } {
   const { file, terms, ctx } = o;
   const T = EVALUATOR_TUNING;
   const w = (t: WeightedTerm): number => t.weight * ctx.idf(t.word);
@@ -115,14 +122,14 @@ function evaluateFile(o: { file: CandidateFile; terms: WeightedTerm[]; ctx: Defa
   const uncovered = terms.filter((t) => t.weight === 1 && !covered.has(t.stem) && ctx.idf(t.word) > 1).map((t) => t.word);
   // A relevant file's references are its context: every chunk of it that matched counts, not only the best.
   const referenced = relevance >= 0.5 ? referencedIdentifiers(judged.map((j) => j.chunk), file.path) : [];
-  const missingDefinitions = ctx.definedElsewhere(referenced, file.path).map((n) => `definition of ${n}`);
-  return {
+  const evaluation = {
     path: file.path,
     relevance,
     reason: describe(best, file.chunks.length),
-    missingContext: [...missingDefinitions, ...uncovered.map((w) => `term "${w}"`)],
+    missingContext: uncovered.map((w) => `term "${w}"`),
     chunkRelevance: Object.fromEntries(judged.map((j) => [j.chunk.chunkId, round2(j.relevance)])),
   };
+  return { evaluation, referenced };
 }
 
 function describe(best: ChunkJudgement, chunkCount: number): string {

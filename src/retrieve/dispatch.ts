@@ -39,37 +39,37 @@ export async function dispatch(o: {
   // Unfiltered, then filtered here by path: a filtered FTS search pages through many more ranked rows. Only the
   // rarest learned terms: the common ones cost most (long posting lists) and the vector expansion carries them.
   const learnedHits =
-    learned.length > 0 ? catalog.lexicalSearch(learned.join(' '), { k: LOOP_TUNING.taskLexicalDepth, maxTerms: LOOP_TUNING.learnedLexicalTerms }) : [];
+    learned.length > 0 ? await catalog.lexicalSearch(learned.join(' '), { k: LOOP_TUNING.taskLexicalDepth, maxTerms: LOOP_TUNING.learnedLexicalTerms }) : [];
   const unseen = learnedHits.map((h) => h.rowId).filter((id) => !o.taskLexical.paths.has(id));
-  const paths = new Map([...o.taskLexical.paths, ...catalog.rowPaths(unseen)]);
+  const paths = new Map([...o.taskLexical.paths, ...(await catalog.rowPaths(unseen))]);
   const lexicalHits = expandLexicalList({
     task: o.taskLexical.hits, learned: learnedHits, paths, accept, depth: Math.max(HYBRID_POOL, o.chunksPerCycle),
   });
-  const main = await index.searchScored(lexicalText, { k: o.chunksPerCycle, mode: 'hybrid', vector, include: t.patterns, exclude, lexicalHits });
-  const out = new Map<number, DispatchedChunk>(main.map((s) => [s.row.rowId, { ...s, origin: 'search' }]));
-  if (query.patterns.length > 0) {
-    const include = t.patterns.length > 0 ? t.patterns : query.patterns;
-    // Vector only: the lexical list for this text was just ranked by the main search, and BM25 is the costly half.
-    for (const s of await index.searchScored(lexicalText, { k: LOOP_TUNING.patternChunks, mode: 'vector', vector, include, exclude })) {
-      if (!out.has(s.row.rowId)) out.set(s.row.rowId, { ...s, origin: 'pattern' });
-    }
-  }
-  if (o.usages.names.length > 0) {
+  // The cycle's searches read the index only: asked together, merged below in a fixed order.
+  const [main, inPatterns, users, definitions] = await Promise.all([
+    index.searchScored(lexicalText, { k: o.chunksPerCycle, mode: 'hybrid', vector, include: t.patterns, exclude, lexicalHits }),
+    // Vector only: the lexical list for this text is ranked by the main search, and BM25 is the costly half.
+    query.patterns.length > 0
+      ? index.searchScored(lexicalText, { k: LOOP_TUNING.patternChunks, mode: 'vector', vector, include: t.patterns.length > 0 ? t.patterns : query.patterns, exclude })
+      : [],
     // Users of what the high results define, found by name (lexical), outside the files that define them.
-    const users = await index.searchScored(o.usages.names.join(' '), {
-      k: LOOP_TUNING.usageChunks,
-      mode: 'lexical',
-      include: t.patterns,
-      exclude: [...t.excludes, ...o.usages.definedIn],
-      wholeWordsOnly: true,
-    });
-    for (const s of users) if (!out.has(s.row.rowId)) out.set(s.row.rowId, { ...s, origin: 'usage' });
-  }
-  if (o.lookups.length > 0) {
-    for (const row of catalog.getChunks(catalog.findSymbolRowIds(o.lookups, 12))) {
-      // Definitions are looked up even in excluded files: the gap names them explicitly.
-      if (!out.has(row.rowId) && !t.excludes.includes(row.path)) out.set(row.rowId, { row, score: 0, origin: 'definition' });
-    }
+    o.usages.names.length > 0
+      ? index.searchScored(o.usages.names.join(' '), {
+          k: LOOP_TUNING.usageChunks,
+          mode: 'lexical',
+          include: t.patterns,
+          exclude: [...t.excludes, ...o.usages.definedIn],
+          wholeWordsOnly: true,
+        })
+      : [],
+    o.lookups.length > 0 ? catalog.findSymbolRowIds(o.lookups, 12).then((ids) => catalog.getChunks(ids)) : [],
+  ]);
+  const out = new Map<number, DispatchedChunk>(main.map((s) => [s.row.rowId, { ...s, origin: 'search' }]));
+  for (const s of inPatterns) if (!out.has(s.row.rowId)) out.set(s.row.rowId, { ...s, origin: 'pattern' });
+  for (const s of users) if (!out.has(s.row.rowId)) out.set(s.row.rowId, { ...s, origin: 'usage' });
+  for (const row of definitions) {
+    // Definitions are looked up even in excluded files: the gap names them explicitly.
+    if (!out.has(row.rowId) && !t.excludes.includes(row.path)) out.set(row.rowId, { row, score: 0, origin: 'definition' });
   }
   return [...out.values()];
 }

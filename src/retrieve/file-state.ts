@@ -1,4 +1,4 @@
-import type { Catalog } from '../store/catalog.js';
+import type { AsyncCatalog } from '../store/catalog-port.js';
 import type { ChunkRow } from '../store/catalog-types.js';
 import type { DispatchedChunk } from './dispatch.js';
 import type { ChunkOrigin, Evaluation } from './evaluator.js';
@@ -92,15 +92,15 @@ export function toResultFile(f: FileState, highThreshold: number): ResultFile {
  * dropped; a chunk whose row is gone is replaced by the file's current chunk of the same symbol (its lines may have
  * moved), or dropped when the symbol is gone. Mutates `files`.
  */
-export function refreshFiles(files: Map<string, FileState>, catalog: Catalog): void {
+export async function refreshFiles(files: Map<string, FileState>, catalog: AsyncCatalog): Promise<void> {
   for (const [path, f] of files) {
-    if (!catalog.getFile(path)) {
+    if (!(await catalog.getFile(path))) {
       files.delete(path);
       continue;
     }
     const copies = [...f.chunks.entries()];
     // A row that lives on may have moved (an edit above it): take its current lines and id.
-    const live = new Map(catalog.getChunks(copies.map(([, c]) => c.row.rowId)).filter((r) => r.path === path).map((r) => [r.rowId, r]));
+    const live = new Map((await catalog.getChunks(copies.map(([, c]) => c.row.rowId))).filter((r) => r.path === path).map((r) => [r.rowId, r]));
     f.chunks.clear();
     for (const [, c] of copies) {
       const now = live.get(c.row.rowId);
@@ -110,8 +110,7 @@ export function refreshFiles(files: Map<string, FileState>, catalog: Catalog): v
     if (stale.length === 0) continue;
     // The parts of one symbol pair up in order: the first stale part of X takes the first current part of X.
     const keyOf = (r: ChunkRow): string => `${r.symbol}\0${r.kind}\0${r.parent ?? ''}`;
-    const current = catalog
-      .getChunks(catalog.findSymbolRowIds([...new Set(stale.map(([, c]) => c.row.symbol))], 200, { includeMethods: true }))
+    const current = (await catalog.getChunks(await catalog.findSymbolRowIds([...new Set(stale.map(([, c]) => c.row.symbol))], 200, { includeMethods: true })))
       .filter((r) => r.path === path && !f.chunks.has(r.chunkId))
       .sort((a, b) => a.startLine - b.startLine);
     for (const [, c] of stale) {

@@ -25,15 +25,15 @@ export interface GapFile {
  * missing context; one whose file has not been seen is a critical gap, returned for a direct lookup.
  * Mutates the files it is given.
  */
-export function resolveDefinitionGaps(o: {
+export async function resolveDefinitionGaps(o: {
   files: ReadonlyMap<string, GapFile>;
   highThreshold: number;
-  definitionPaths: (names: readonly string[]) => Map<string, string[]>;
-}): { critical: string[]; promoted: string[] } {
+  definitionPaths: (names: readonly string[]) => Promise<Map<string, string[]>>;
+}): Promise<{ critical: string[]; promoted: string[] }> {
   const high = [...o.files.values()].filter((f) => f.relevance >= o.highThreshold);
   const names = [...new Set(high.flatMap((f) => f.missingContext.map(definitionName).filter((n): n is string => n !== null)))];
   if (names.length === 0) return { critical: [], promoted: [] };
-  const where = o.definitionPaths(names);
+  const where = await o.definitionPaths(names);
   const critical = new Set<string>();
   const promoted: string[] = [];
   for (const user of high) {

@@ -1,4 +1,4 @@
-import type { Catalog } from '../store/catalog.js';
+import type { AsyncCatalog } from '../store/catalog-port.js';
 import type { ChunkRow, LexicalHit } from '../store/catalog-types.js';
 import type { VectorStore } from '../store/vector-store.js';
 import type { Hit, SearchMode } from '../types.js';
@@ -45,7 +45,7 @@ export interface ScoredChunk {
 
 /** What a search needs to reach. */
 export interface SearchSources {
-  readonly catalog: Catalog;
+  readonly catalog: AsyncCatalog;
   readonly vectors: VectorStore;
 }
 
@@ -68,15 +68,20 @@ export interface SearchChunksOptions {
  * One-shot search: nearest vectors, BM25, or both fused by weighted reciprocal rank.
  * Path filters are applied before the final ranking (the vector side over-fetches until k pass).
  */
-export function searchChunks(sources: SearchSources, o: SearchChunksOptions): ScoredChunk[] {
+export async function searchChunks(sources: SearchSources, o: SearchChunksOptions): Promise<ScoredChunk[]> {
   // A fixed candidate pool per list keeps the fused top ranks independent of k.
   const depth = o.mode === 'hybrid' ? Math.max(HYBRID_POOL, o.k) : o.k;
-  const fromVectors = o.mode !== 'lexical' && o.vector ? vectorCandidates(sources, o.vector, depth, o.accept) : undefined;
-  const vectorList = fromVectors?.hits ?? [];
-  const lexicalList =
+  // Hybrid only (lexical stays plain BM25): a definition named exactly by the query comes first, within the filter.
+  const named = o.mode === 'hybrid' && o.text ? identifierTokens(o.text) : [];
+  // The three reads are independent: asked together, so a store across the network answers them in one round trip.
+  const [fromVectors, lexicalList, exact] = await Promise.all([
+    o.mode !== 'lexical' && o.vector ? vectorCandidates(sources, o.vector, depth, o.accept) : undefined,
     o.mode !== 'vector' && o.text
       ? (o.lexicalHits?.slice(0, depth) ?? sources.catalog.lexicalSearch(o.text, { k: depth, accept: o.accept, wholeWordsOnly: o.wholeWordsOnly }))
-      : [];
+      : [],
+    named.length > 0 ? exactSymbolRows(sources.catalog, named) : [],
+  ]);
+  const vectorList = fromVectors?.hits ?? [];
   const fused = new Map<number, { score: number; similarity?: number; bm25?: number }>();
   vectorList.forEach((h, rank) => {
     fused.set(h.rowId, { score: FUSION_WEIGHTS.vector / (RRF_K + rank + 1), similarity: h.similarity });
@@ -88,45 +93,46 @@ export function searchChunks(sources: SearchSources, o: SearchChunksOptions): Sc
     entry.bm25 = h.score;
     fused.set(h.rowId, entry);
   });
-  // Hybrid only (lexical stays plain BM25): a definition named exactly by the query comes first, within the filter.
-  const named = o.mode === 'hybrid' && o.text ? identifierTokens(o.text) : [];
-  if (named.length > 0) {
-    const exact = sources.catalog.getChunks(sources.catalog.findSymbolRowIds(named, 20, { includeMethods: true }));
-    for (const row of exact) {
-      if (o.accept && !o.accept(row.path)) continue;
-      const entry = fused.get(row.rowId) ?? { score: 0 };
-      entry.score += EXACT_SYMBOL_BONUS;
-      fused.set(row.rowId, entry);
-    }
+  for (const row of exact) {
+    if (o.accept && !o.accept(row.path)) continue;
+    const entry = fused.get(row.rowId) ?? { score: 0 };
+    entry.score += EXACT_SYMBOL_BONUS;
+    fused.set(row.rowId, entry);
   }
   const ranked = [...fused.entries()].sort((a, b) => b[1].score - a[1].score).slice(0, o.k);
   // Rows the vector side already read are reused; only lexical-only hits are read here.
   const rows = new Map(fromVectors?.rows ?? []);
-  for (const r of sources.catalog.getChunks(ranked.map(([id]) => id).filter((id) => !rows.has(id)))) rows.set(r.rowId, r);
+  for (const r of exact) if (!rows.has(r.rowId)) rows.set(r.rowId, r);
+  for (const r of await sources.catalog.getChunks(ranked.map(([id]) => id).filter((id) => !rows.has(id)))) rows.set(r.rowId, r);
   return ranked.flatMap(([id, e]) => {
     const row = rows.get(id);
     return row ? [{ row, score: e.score, similarity: e.similarity, bm25: e.bm25 }] : [];
   });
 }
 
+/** The definitions (methods too) named exactly by one of `names`. */
+async function exactSymbolRows(catalog: AsyncCatalog, names: readonly string[]): Promise<ChunkRow[]> {
+  return catalog.getChunks(await catalog.findSymbolRowIds(names, 20, { includeMethods: true }));
+}
+
 /** Nearest vectors whose path passes the filter (widening until k pass), with the chunk rows of those kept. */
-function vectorCandidates(
+async function vectorCandidates(
   sources: SearchSources,
   vector: Float32Array,
   k: number,
   accept?: PathPredicate,
-): { hits: Array<{ rowId: number; similarity: number }>; rows: Map<number, ChunkRow> } {
-  const size = sources.vectors.size;
+): Promise<{ hits: Array<{ rowId: number; similarity: number }>; rows: Map<number, ChunkRow> }> {
+  const size = await sources.vectors.count();
   if (size === 0) return { hits: [], rows: new Map() };
   let want = accept ? Math.min(size, k * 4) : Math.min(size, k);
   for (;;) {
-    const hits = sources.vectors.query(vector, { k: want });
+    const hits = await sources.vectors.query(vector, { k: want });
     // Paths first (a light read) when filtering; whole rows only for the hits that are kept.
-    const paths = accept ? sources.catalog.rowPaths(hits.map((h) => h.rowId)) : undefined;
+    const paths = accept ? await sources.catalog.rowPaths(hits.map((h) => h.rowId)) : undefined;
     const passed = paths ? hits.filter((h) => paths.has(h.rowId) && accept!(paths.get(h.rowId)!)) : hits;
     if (passed.length >= k || want >= size) {
       const kept = passed.slice(0, k);
-      const rows = new Map(sources.catalog.getChunks(kept.map((h) => h.rowId)).map((r) => [r.rowId, r]));
+      const rows = new Map((await sources.catalog.getChunks(kept.map((h) => h.rowId))).map((r) => [r.rowId, r]));
       return { hits: kept.filter((h) => rows.has(h.rowId)), rows };
     }
     want = Math.min(size, want * 4);
@@ -138,14 +144,14 @@ function vectorCandidates(
  * hybrid search, and exact symbol matches), so every hit of a vector or hybrid search has one. `vectorsOf` returns
  * the cached vectors of chunk rows (rows without one keep no similarity).
  */
-export function completeSimilarity(
+export async function completeSimilarity(
   scored: readonly ScoredChunk[],
   query: Float32Array,
-  vectorsOf: (rowIds: readonly number[]) => ReadonlyArray<{ rowId: number; vector: Float32Array }>,
-): ScoredChunk[] {
+  vectorsOf: (rowIds: readonly number[]) => Promise<ReadonlyArray<{ rowId: number; vector: Float32Array }>>,
+): Promise<ScoredChunk[]> {
   const missing = scored.filter((c) => c.similarity === undefined).map((c) => c.row.rowId);
   if (missing.length === 0) return [...scored];
-  const sims = new Map(vectorsOf(missing).map((v) => [v.rowId, dot(query, v.vector)]));
+  const sims = new Map((await vectorsOf(missing)).map((v) => [v.rowId, dot(query, v.vector)]));
   return scored.map((c) => (c.similarity === undefined && sims.has(c.row.rowId) ? { ...c, similarity: sims.get(c.row.rowId)! } : c));
 }
 

@@ -61,10 +61,13 @@ const IDENTIFIER = /[A-Za-z_$][\w$]*/g;
  * `definition of <name>` entry for each identifier in such an entry that the index defines, so the loop looks
  * the definition up; the judge's own words are kept (they become focus areas and expand the query).
  */
-export function namedDefinitions(missing: readonly string[], definitionPaths: (names: readonly string[]) => ReadonlyMap<string, readonly string[]>): string[] {
+export async function namedDefinitions(
+  missing: readonly string[],
+  definitionPaths: (names: readonly string[]) => Promise<ReadonlyMap<string, readonly string[]>>,
+): Promise<string[]> {
   const free = missing.filter((m) => !m.startsWith(DEFINITION_GAP) && !m.startsWith('term "'));
   const words = [...new Set(free.flatMap((m) => m.match(IDENTIFIER) ?? []).filter((w) => w.length >= 3 && /[A-Z_$\d]/.test(w.slice(1)) ))];
-  const defined = words.length > 0 ? definitionPaths(words) : new Map<string, readonly string[]>();
+  const defined = words.length > 0 ? await definitionPaths(words) : new Map<string, readonly string[]>();
   const named = words.filter((w) => (defined.get(w)?.length ?? 0) > 0).map((w) => `${DEFINITION_GAP}${w}`);
   return [...new Set([...missing, ...named])];
 }

@@ -16,6 +16,7 @@ import { compilePathGlobs } from './path-globs.js';
 import { LOW_RELEVANCE, refine, type CycleQuery, type HighChunk } from './refine.js';
 import type { CycleTrace, ResultFile, RetrievalResult, StopReason } from './retrieval-result.js';
 import { resolveTask, type ResolvedTask, type Task } from './task.js';
+import { contentTerms } from './terms.js';
 
 /** Options of {@link startRetrieval}. */
 export interface RetrievalSessionOptions {
@@ -61,13 +62,14 @@ export const DEFAULT_BUILTIN_JUDGE: BuiltinJudge = 'heuristic';
  * @example
  * const s = await startRetrieval(index, { text: 'add rate limiting to the API endpoints' });
  * while (!s.isDone) await s.judge(s.candidates().map((c) => myJudge(c)));
- * const { results } = s.result();
+ * const { results } = await s.result();
  */
 export async function startRetrieval(index: CodeIndex, task: Task, options: RetrievalSessionOptions = {}): Promise<RetrievalSession> {
   const t = resolveTask(task);
   const embedder = await index.embedder();
   const taskVector = await embedder.embedQuery([t.text, ...t.keywords].join(' '));
   const session = new RetrievalSession(index, t, taskVector, options);
+  await session.readTaskEvidence();
   await session.dispatchCycle();
   return session;
 }
@@ -85,12 +87,12 @@ export class RetrievalSession {
   private started = 0;
   private readonly files = new Map<string, FileState>();
   /** The catalog generation when the session started. */
-  private readonly startGeneration: number;
+  private startGeneration = 0;
   private readonly cycles: CycleTrace[] = [];
   private readonly idfCache = new Map<string, number>();
-  private readonly builtin: Evaluator;
-  private readonly taskLexical: { hits: LexicalHit[]; paths: ReadonlyMap<number, string>; words: ReadonlySet<string>; scores: Map<number, number> };
-  private readonly totalChunks: number;
+  private builtin!: Evaluator;
+  private taskLexical!: { hits: LexicalHit[]; paths: ReadonlyMap<number, string>; words: ReadonlySet<string>; scores: Map<number, number> };
+  private totalChunks = 1;
   private query: CycleQuery;
   private vector: Float32Array;
   private lookups: string[] = [];
@@ -103,37 +105,48 @@ export class RetrievalSession {
     private readonly taskVector: Float32Array,
     private readonly options: RetrievalSessionOptions,
   ) {
-    const { catalog, revision } = index.store;
-    let sample = samples.get(index);
-    if (!sample) samples.set(index, (sample = new VectorSample()));
-    const calibration = calibrate(taskVector, sample.get(catalog, revision));
-    this.totalChunks = Math.max(1, catalog.chunkCount());
-    this.startGeneration = catalog.generation();
+    this.query = { text: task.text, keywords: task.keywords, patterns: [], excludes: [], focusAreas: task.focusAreas };
+    this.vector = taskVector;
+  }
+
+  /**
+   * @internal Reads what every cycle is judged against, once: the index's size and generation, the similarity
+   * calibration, and the lexical evidence for the original task (within the task's own patterns and excludes, so
+   * cycle 1, which searches the same text, reuses the list).
+   */
+  async readTaskEvidence(): Promise<void> {
+    const { catalog, revision } = this.index.store;
+    const task = this.task;
+    let sample = samples.get(this.index);
+    if (!sample) samples.set(this.index, (sample = new VectorSample()));
+    const [vectors, chunkCount, generation, hits] = await Promise.all([
+      sample.get(catalog, revision),
+      catalog.chunkCount(),
+      catalog.generation(),
+      catalog.lexicalSearch([task.text, ...task.keywords].join(' '), {
+        k: LOOP_TUNING.taskLexicalDepth,
+        accept: compilePathGlobs(task.patterns, task.excludes),
+      }),
+    ]);
+    this.totalChunks = Math.max(1, chunkCount);
+    this.startGeneration = generation;
     this.builtin = createBuiltinEvaluator({
-      judge: options.builtinJudge ?? DEFAULT_BUILTIN_JUDGE,
-      withFeatures: options.withFeatures,
-      model: options.model ?? JUDGE_MODEL,
+      judge: this.options.builtinJudge ?? DEFAULT_BUILTIN_JUDGE,
+      withFeatures: this.options.withFeatures,
+      model: this.options.model ?? JUDGE_MODEL,
       ctx: {
-        calibration,
+        calibration: calibrate(this.taskVector, vectors),
         idf: (w) => this.idf(w),
-        definedElsewhere: (names, path) => [...this.definitionPaths(names).entries()].filter(([, paths]) => paths.some((p) => p !== path)).map(([n]) => n),
+        definedElsewhere: async (names, path) => [...(await this.definitionPaths(names)).entries()].filter(([, paths]) => paths.some((p) => p !== path)).map(([n]) => n),
       },
-    });
-    // Lexical evidence for the original task, once: every cycle's candidates are judged against it.
-    // Within the task's own patterns and excludes, so cycle 1 (which searches the same text) reuses the list.
-    const hits = catalog.lexicalSearch([task.text, ...task.keywords].join(' '), {
-      k: LOOP_TUNING.taskLexicalDepth,
-      accept: compilePathGlobs(task.patterns, task.excludes),
     });
     const best = hits[0]?.score ?? 0;
     this.taskLexical = {
       hits,
-      paths: catalog.rowPaths(hits.map((h) => h.rowId)),
+      paths: await catalog.rowPaths(hits.map((h) => h.rowId)),
       words: new Set((`${task.text} ${task.keywords.join(' ')}`.match(/[\p{L}\p{N}_]+/gu) ?? []).flatMap((w) => [w.toLowerCase(), ...splitIdentifier(w)])),
       scores: new Map(hits.map((h) => [h.rowId, best > 0 ? h.score / best : 0])),
     };
-    this.query = { text: task.text, keywords: task.keywords, patterns: [], excludes: [], focusAreas: task.focusAreas };
-    this.vector = taskVector;
   }
 
   /** True once the loop has stopped; {@link result} is final then. */
@@ -163,10 +176,11 @@ export class RetrievalSession {
    *   or when the session has already stopped.
    */
   async judge(judgements: readonly Judgement[]): Promise<JudgeStep> {
-    const evaluations = checkJudgements({ judgements, candidates: this.current, cycle: this.cycle, isDone: this.isDone }).map((e) => ({
+    const checked = checkJudgements({ judgements, candidates: this.current, cycle: this.cycle, isDone: this.isDone });
+    const evaluations = await Promise.all(checked.map(async (e) => ({
       ...e,
-      missingContext: namedDefinitions(e.missingContext, (names) => this.definitionPaths(names)),
-    }));
+      missingContext: await namedDefinitions(e.missingContext, (names) => this.definitionPaths(names)),
+    })));
     const judged = new Set(evaluations.map((e) => e.path));
     const hinted = this.current.filter((c) => !judged.has(c.path)).map((c) => c.hint);
     const unseen = this.current.filter((c) => !this.files.has(c.path)).length;
@@ -175,7 +189,7 @@ export class RetrievalSession {
       const f = this.files.get(c.path)!;
       f.hint = Math.max(f.hint, c.hint.relevance);
     }
-    const next = this.refineAndStop({ newFiles, unseen });
+    const next = await this.refineAndStop({ newFiles, unseen });
     if (next) {
       await this.nextVector(next);
       await this.dispatchCycle();
@@ -184,12 +198,12 @@ export class RetrievalSession {
   }
 
   /** The answer so far (final once {@link isDone}): results >= the high threshold, related, the cycle trace. */
-  result(): RetrievalResult {
+  async result(): Promise<RetrievalResult> {
     const t = this.task;
     const { catalog } = this.index.store;
     // The index changed during the session (the watcher runs): name no deleted file, show current line ranges.
     // Every time from then on: a cycle dispatched before the change may bring back what it removed.
-    if (catalog.generation() !== this.startGeneration) refreshFiles(this.files, catalog);
+    if ((await catalog.generation()) !== this.startGeneration) await refreshFiles(this.files, catalog);
     const ranked = rankFiles([...this.files.values()], {
       highThreshold: t.highThreshold,
       key: (f) => ({ path: f.evaluation.path, relevance: f.evaluation.relevance, firstSeen: f.firstSeen, tieBreak: f.judged ? f.hint : undefined, isContext: roleOf(f, t.highThreshold) === 'context' }),
@@ -221,7 +235,12 @@ export class RetrievalSession {
       const f = this.files.get(s.row.path);
       return !(f?.judged && f.evaluation.relevance < LOW_RELEVANCE);
     });
-    const candidates = toCandidates(this.scored, this.taskVector, catalog.vectorsForRows(this.scored.map((s) => s.row.rowId), revision), this.taskLexical.scores);
+    const [vectors] = await Promise.all([
+      catalog.vectorsForRows(this.scored.map((s) => s.row.rowId), revision),
+      // The judge reads the IDF of the task's and the learned terms: looked up in one batch before it runs.
+      this.primeIdf([...contentTerms([this.task.text, ...this.task.keywords].join(' ')), ...contentTerms(this.context().learnedTerms.join(' '))].map((t) => t.word)),
+    ]);
+    const candidates = toCandidates(this.scored, this.taskVector, vectors, this.taskLexical.scores);
     const hints = new Map((await this.builtin.evaluate(this.task, candidates, this.context())).map((e) => [e.path, e]));
     this.current = candidates.map((c) => {
       const f = this.files.get(c.path);
@@ -231,10 +250,10 @@ export class RetrievalSession {
   }
 
   /** Gap resolution, REFINE, the trace line and the stop decision of the cycle just judged. */
-  private refineAndStop({ newFiles, unseen }: { newFiles: number; unseen: number }): { highRows: number[]; excludedRows: number[]; expansionText: string } | undefined {
+  private async refineAndStop({ newFiles, unseen }: { newFiles: number; unseen: number }): Promise<{ highRows: number[]; excludedRows: number[]; expansionText: string } | undefined> {
     const t = this.task;
     const files = this.files;
-    const { critical: criticalGaps } = resolveDefinitionGaps({
+    const { critical: criticalGaps } = await resolveDefinitionGaps({
       files: new Map([...files].map(([p, f]) => [p, f.evaluation])),
       highThreshold: t.highThreshold,
       definitionPaths: (names) => this.definitionPaths(names),
@@ -256,7 +275,7 @@ export class RetrievalSession {
     const highChunks: HighChunk[] = feedback.flatMap((f) =>
       topChunks(f, 3).map(({ row }) => ({ path: row.path, symbol: row.symbol, parent: row.parent, text: row.text })),
     );
-    this.primeIdf(highChunks.flatMap((c) => [...identifierTerms(c.text), ...splitIdentifier(c.symbol), ...splitIdentifier(c.parent ?? '')]));
+    await this.primeIdf(highChunks.flatMap((c) => [...identifierTerms(c.text), ...splitIdentifier(c.symbol), ...splitIdentifier(c.parent ?? '')]));
     const refinement = refine({ task: t, query: this.query, evaluations: ranked.map((f) => f.evaluation), highChunks, highThreshold: t.highThreshold, idf: (w) => this.idf(w) });
     this.cycles.push({
       n: this.cycle, query: this.query, hits: this.scored.length, high: high.length, newTerms: refinement.newTerms,
@@ -279,11 +298,12 @@ export class RetrievalSession {
   private async nextVector(o: { highRows: number[]; excludedRows: number[]; expansionText: string }): Promise<void> {
     const { catalog, revision } = this.index.store;
     const embedder = await this.index.embedder();
+    const [high, excluded] = await Promise.all([catalog.vectorsForRows(o.highRows, revision), catalog.vectorsForRows(o.excludedRows, revision)]);
     this.vector = combineQueryVector({
       task: this.taskVector,
-      high: catalog.vectorsForRows(o.highRows, revision).map((r) => r.vector),
+      high: high.map((r) => r.vector),
       expansion: o.expansionText ? await embedder.embedQuery(o.expansionText) : undefined,
-      excluded: catalog.vectorsForRows(o.excludedRows, revision).map((r) => r.vector),
+      excluded: excluded.map((r) => r.vector),
     });
   }
 
@@ -293,20 +313,25 @@ export class RetrievalSession {
     return mergeEvaluations({ files: this.files, evaluations, byJudge, scored: this.scored, chunkHints, cycle: this.cycle });
   }
 
-  private definitionPaths(names: readonly string[]): Map<string, string[]> {
+  private definitionPaths(names: readonly string[]): Promise<Map<string, string[]>> {
     return this.index.store.catalog.symbolPaths(names, 200);
   }
 
-  /** Looks up the document frequencies of many words in one query (refine asks for hundreds at once). */
-  private primeIdf(words: Iterable<string>): void {
+  /**
+   * Looks up the document frequencies of many words in one query (refine asks for hundreds at once), before the
+   * synchronous judge and refine read them through {@link idf}.
+   */
+  private async primeIdf(words: Iterable<string>): Promise<void> {
     const missing = [...new Set([...words].map((w) => w.toLowerCase()))].filter((w) => !this.idfCache.has(w));
-    for (const [w, df] of this.index.store.catalog.documentFrequencies(missing)) this.idfCache.set(w, Math.log(1 + this.totalChunks / (1 + df)));
+    if (missing.length === 0) return;
+    for (const [w, df] of await this.index.store.catalog.documentFrequencies(missing)) this.idfCache.set(w, Math.log(1 + this.totalChunks / (1 + df)));
   }
 
+  /** IDF of a word primed by {@link primeIdf}; a word nobody primed is a bug in the session, not a rare word. */
   private idf(word: string): number {
-    const w = word.toLowerCase();
-    if (!this.idfCache.has(w)) this.primeIdf([w]);
-    return this.idfCache.get(w)!;
+    const idf = this.idfCache.get(word.toLowerCase());
+    if (idf === undefined) throw new Error(`The IDF of "${word}" was read before it was looked up (RetrievalSession.primeIdf).`);
+    return idf;
   }
 }
 

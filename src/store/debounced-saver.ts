@@ -1,4 +1,7 @@
-import type { VectorStore } from './vector-store.js';
+/** What the saver saves: a graph with a `save()` (HnswStore). */
+export interface SavableStore {
+  save(): Promise<void>;
+}
 
 /** Saves a vector store at most once per delay, however many changes arrive. */
 export interface DebouncedSaver {
@@ -30,7 +33,7 @@ export interface DebouncedSaverOptions {
  * The timer starts at the first request and is not pushed back by later ones, so a steady stream of
  * changes still gets saved every `delayMs`. The timer is unref'd: call `flush()` before exiting.
  */
-export function createDebouncedSaver(store: VectorStore, options: DebouncedSaverOptions): DebouncedSaver {
+export function createDebouncedSaver(store: SavableStore, options: DebouncedSaverOptions): DebouncedSaver {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
 

@@ -7,7 +7,7 @@ import {
   checkHnswHeader, hashFile, hashFileSync, hnswPaths, parseHnswMeta, readMetaText, type HnswMeta,
 } from './hnsw-file.js';
 import { createPrivateFileSync, makePrivateDirSync } from './private-files.js';
-import type { VectorHit, VectorStore } from './vector-store.js';
+import type { VectorHit } from './vector-store.js';
 
 type Index = InstanceType<typeof hnswlib.HierarchicalNSW>;
 
@@ -34,10 +34,10 @@ export const HNSW_DEFAULTS: Required<HnswTuning> = Object.freeze({
 export type HnswStoreOptions = { readonly indexDir: string; readonly dimension: number } & HnswTuning;
 
 /**
- * VectorStore over hnswlib-node with cosine space. Labels are catalog chunk row ids; deletes are
+ * The HNSW graph over hnswlib-node with cosine space. Labels are catalog chunk row ids; deletes are
  * soft (markDelete) until a rebuild compacts the graph. Similarity = 1 - hnswlib's cosine distance.
  */
-export class HnswStore implements VectorStore {
+export class HnswStore {
   readonly dimension: number;
   private readonly tuning: Required<HnswTuning>;
   private readonly labels: Set<number>;

@@ -6,21 +6,30 @@ export interface VectorHit {
 }
 
 /**
- * The derived, rebuildable vector index. Keys are the catalog's integer chunk row ids.
- * The SQLite catalog is the source of truth; a VectorStore can always be rebuilt from it.
+ * The nearest-neighbour side of an index, keyed by the catalog's chunk row ids. Every layer above the store searches
+ * and updates vectors through this port only. The catalog is the source of truth: a store that derives its own copy
+ * (the HNSW graph beside the SQLite catalog) follows the catalog here; one that searches the catalog's own vectors
+ * (pgvector) has nothing to follow, keep or save, and answers those calls at once.
  */
 export interface VectorStore {
-  readonly dimension: number;
-  /** Number of live (not deleted) vectors. */
-  readonly size: number;
-  /** Adds or replaces vectors. */
-  upsert(items: readonly { rowId: number; vector: Float32Array }[]): void;
-  /** Marks vectors deleted; returns how many were live. */
-  remove(rowIds: readonly number[]): number;
-  /** k nearest live vectors, optionally only those `accept`ed (path filters). */
-  query(vector: Float32Array, options: { k: number; accept?: (rowId: number) => boolean }): VectorHit[];
-  /** True when there are unsaved changes. */
-  readonly isDirty: boolean;
-  /** Writes the index atomically (temp file + rename). */
-  save(): Promise<void>;
+  /** Live vectors a query can reach. */
+  count(): Promise<number>;
+  /** k nearest live vectors by cosine similarity, best first. */
+  query(vector: Float32Array, options: { readonly k: number }): Promise<VectorHit[]>;
+  /** Adds or replaces the vectors of chunk rows the catalog has just committed (the writer calls it). */
+  upsert(items: readonly { rowId: number; vector: Float32Array }[]): Promise<void>;
+  /** Drops the vectors of chunk rows the catalog has just removed; returns how many were live. */
+  remove(rowIds: readonly number[]): Promise<number>;
+  /** Catches up with catalog commits this store has not seen yet (another process's writes); before a search. */
+  catchUp(): Promise<void>;
+  /** Ends a write (the writer still holds the lock): the vectors now reflect the catalog as it is; persist them soon. */
+  written(): Promise<void>;
+  /** Where the vectors and the catalog's chunks disagree, one line per problem (empty = consistent). */
+  verify(): Promise<string[]>;
+  /** Bytes the vectors take beside the catalog (0 when they live inside it). */
+  bytesOnDisk(): number;
+  /** Persists pending changes now (a writer's), waiting for the write lock when it needs one. */
+  flush(): Promise<void>;
+  /** Persists what this process wrote and stops background work; not usable afterwards. */
+  close(): Promise<void>;
 }

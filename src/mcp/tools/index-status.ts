@@ -16,6 +16,6 @@ export function registerIndexStatus(server: McpServer, o: { session: IndexSessio
       outputSchema: IndexStatusOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    () => runTool(o.log, 'index_status', async () => ({ ...o.session.index.stats(), watching: o.session.isWatching })),
+    () => runTool(o.log, 'index_status', async () => ({ ...(await o.session.index.stats()), watching: o.session.isWatching })),
   );
 }

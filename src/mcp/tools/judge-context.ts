@@ -40,7 +40,7 @@ export function registerJudgeContext(server: McpServer, o: { session: IndexSessi
           const step = await session.judge(args.evaluations);
           if (!step.done) return { value: judgeStep({ session, sessionId: args.sessionId, tokenBudget }), done: false };
           const root = o.session.index.config.root;
-          return { value: await contextPack({ root, secrets: o.session.index.discovery.secrets, result: session.result(), tokenBudget, trace: args.trace }), done: true };
+          return { value: await contextPack({ root, secrets: o.session.index.discovery.secrets, result: await session.result(), tokenBudget, trace: args.trace }), done: true };
         }),
       ),
   );

@@ -65,7 +65,7 @@ export function registerSearchCode(server: McpServer, o: { session: IndexSession
           ...(text === undefined ? {} : { text }),
           ...(textTruncated ? { textTruncated } : {}),
         }));
-        const chunksWaiting = o.session.index.chunksWaiting();
+        const chunksWaiting = await o.session.index.chunksWaiting();
         const value = { hits, tokenBudget, tokensUsed: fitted.tokensUsed, truncated: fitted.truncated, ...(chunksWaiting > 0 ? { chunksWaiting } : {}) };
         const note = chunksWaiting > 0 ? `Note: ${chunksWaiting} chunks are not embedded yet (the index is being built); they are found by their words only.` : undefined;
         return new ToolReply(value, renderSearchHits(fitted.hits, { tokenBudget, truncated: fitted.truncated, ...(note === undefined ? {} : { note }) }));

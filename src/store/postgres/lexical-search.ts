@@ -1,6 +1,6 @@
 import type { LexicalHit } from '../catalog-types.js';
 import { buildMatchExpression } from '../fts-query.js';
-import type { LexicalSearchOptions } from './catalog-port.js';
+import type { LexicalSearchOptions } from '../catalog-port.js';
 import type { Sql } from './connection.js';
 import { COLUMN_WEIGHTS, foldToken, quoteLexeme, termsOfMatchExpression } from './tsvector.js';
 

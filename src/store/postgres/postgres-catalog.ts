@@ -4,7 +4,7 @@ import { ConfigError, IndexMismatchError } from '../../errors.js';
 import type { CatalogStats, ChunkRow, FileRow, LexicalHit, Manifest, ReplaceFileInput, ReplaceFileResult } from '../catalog-types.js';
 import type { VectorHit } from '../vector-store.js';
 import { isSoundVector } from '../vector-health.js';
-import type { AsyncCatalog, LexicalSearchOptions } from './catalog-port.js';
+import type { AsyncCatalog, LexicalSearchOptions } from '../catalog-port.js';
 import { connectClient, inTransaction, openPool, sqlOver, toStoreError, type ConnectionSettings, type Sql } from './connection.js';
 import { redactConnectionString } from './connection-string.js';
 import { chunksByRowIds, countDocuments, pathsOfRows, symbolPaths, symbolRowIds, toFileRow, type RawFile } from './chunk-reads.js';
@@ -39,6 +39,7 @@ interface NamespaceRow {
  * advisory lock, and every write runs on it, so a writer whose connection drops can no longer write.
  */
 export class PostgresCatalog implements AsyncCatalog {
+  readonly schemaVersion = LATEST_SCHEMA_VERSION;
   private closed = false;
   private lostWriter: Error | undefined;
   private sizeCache: { generation: number; count: number; averageTokens: number } | undefined;

@@ -92,7 +92,7 @@ describe('globs given to index are stored with the index (issue 15)', () => {
       const index = await openIndex({ root: tree.root, cacheDir: tree.cacheDir, offline: true, ...options });
       try {
         await index.update();
-        return { stored: index.storedFilters, include: index.config.include, files: index.store.catalog.listFiles().map((f) => f.path).sort() };
+        return { stored: index.storedFilters, include: index.config.include, files: (await index.store.catalog.listFiles()).map((f) => f.path).sort() };
       } finally {
         await index.close();
       }

@@ -44,7 +44,7 @@ describe('CodeIndex (real model, SQLite, hnswlib)', () => {
     expect(lexical[0]!.path).toBe('src/util/token-bucket.ts');
     const filtered = await index.search('tokens', { k: 5, include: ['src/net/**'] });
     expect(new Set(filtered.map((h) => h.path))).toEqual(new Set(['src/net/throttle.ts']));
-    expect(index.verify()).toEqual([]);
+    expect((await index.verify())).toEqual([]);
   });
 
   it('hybrid search puts the exact compound identifier first even when its words are common', async () => {
@@ -70,7 +70,7 @@ describe('CodeIndex (real model, SQLite, hnswlib)', () => {
     await writeFile(file, text.replace('randomBytes(16)', 'randomBytes(32)'));
     const edited = await index.update();
     expect(edited).toMatchObject({ filesChanged: 1, embedded: 1, chunks: first.chunks });
-    expect(index.verify()).toEqual([]);
+    expect((await index.verify())).toEqual([]);
   });
 
   it('delete and rename leave no stale hits, and a rename embeds nothing', async () => {
@@ -91,7 +91,7 @@ describe('CodeIndex (real model, SQLite, hnswlib)', () => {
       const after = await index.search('invoice total tax', { k: 20, mode });
       expect(after.map((h) => h.path)).not.toContain('src/billing/invoice.ts');
     }
-    expect(index.verify()).toEqual([]);
+    expect((await index.verify())).toEqual([]);
   });
 
   it('rebuilds a deleted HNSW file from SQLite with zero embeddings', async () => {
@@ -102,11 +102,11 @@ describe('CodeIndex (real model, SQLite, hnswlib)', () => {
     await rm(path.join(index.indexDir, 'vectors.hnsw'));
     const reopened = await openIndex({ root: tree.root, cacheDir: tree.cacheDir, offline: true });
     open.push(reopened);
-    expect(reopened.stats().vectors).toBe(built.chunks);
+    expect((await reopened.stats()).vectors).toBe(built.chunks);
     const hits = await reopened.search('limit how many calls a client can make', { k: 3, mode: 'vector' });
     expect(hits.map((h) => h.symbol)).toContain('throttleRequests');
     expect((await reopened.update()).embedded).toBe(0);
-    expect(reopened.verify()).toEqual([]);
+    expect((await reopened.verify())).toEqual([]);
   });
 
   it('refuses an index written by another model and offers --rebuild', async () => {

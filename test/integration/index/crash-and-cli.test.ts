@@ -29,8 +29,7 @@ async function chunkSet(root: string, cacheDir: string): Promise<string[]> {
   const index = await openIndex({ root, cacheDir, offline: true });
   try {
     const { catalog } = index.store;
-    return catalog
-      .getChunks(catalog.liveRowIds())
+    return (await catalog.getChunks(await catalog.liveRowIds()))
       .map((c) => `${c.path}:${c.startLine}-${c.endLine}:${c.kind}:${c.symbol}:${c.hash}`)
       .sort();
   } finally {
@@ -48,16 +47,16 @@ describe('indexing survives SIGKILL and the CLI reports in JSON', () => {
     expect((await waitForExit(child)).signal).toBe('SIGKILL');
 
     const reopened = await openIndex({ root: tree.root, cacheDir: tree.cacheDir, offline: true });
-    expect(reopened.verify()).toEqual([]);
+    expect((await reopened.verify())).toEqual([]);
     // Killed while embedding: every file was committed first (searchable by words), part of the vectors were not.
-    const partial = reopened.stats();
+    const partial = (await reopened.stats());
     expect(partial.files).toBeGreaterThan(0);
     expect(partial.chunksWaiting).toBeGreaterThan(0);
     expect(partial.vectors).toBeLessThan(partial.chunks);
     const finished = await reopened.update();
     expect(finished.files).toBe(160);
     expect(finished.embedded).toBeLessThan(finished.chunks); // committed work was kept, not redone
-    expect(reopened.verify()).toEqual([]);
+    expect((await reopened.verify())).toEqual([]);
     await reopened.close();
 
     const clean = await createTempTree({});

@@ -30,7 +30,7 @@ describe('codescout.json (issue 15): one configuration file read by every comman
       expect(index.config.cacheDir).toBe(path.resolve(tree.root, '../from-file'));
       expect(index.config.include).toEqual(['src/**']);
       await index.update();
-      expect(index.store.catalog.listFiles().map((f) => f.path).sort()).toEqual(EXPECTED);
+      expect((await index.store.catalog.listFiles()).map((f) => f.path).sort()).toEqual(EXPECTED);
     } finally {
       await index.close();
     }
@@ -42,7 +42,7 @@ describe('codescout.json (issue 15): one configuration file read by every comman
     const index = await openIndex({ root: tree.root, cacheDir: tree.cacheDir, offline: true });
     try {
       await index.update();
-      expect(index.store.catalog.listFiles().map((f) => f.path).sort()).toEqual(['build/generated-client.ts', 'src/util/dates.ts', 'src/util/token-bucket.ts']);
+      expect((await index.store.catalog.listFiles()).map((f) => f.path).sort()).toEqual(['build/generated-client.ts', 'src/util/dates.ts', 'src/util/token-bucket.ts']);
     } finally {
       await index.close();
     }

@@ -35,7 +35,7 @@ describe('issue 19: secrets stay out of the index', () => {
     let index = await openAt(tree);
     const report = await index.update();
     expect(secretsOf(report.skipped)).toEqual(expected(fixtures));
-    const indexed = index.store.catalog.listFiles().map((f) => f.path).sort();
+    const indexed = (await index.store.catalog.listFiles()).map((f) => f.path).sort();
     expect(indexed).toEqual(Object.keys({ ...SMALL_REPO, ...cleanFixtures() }).sort());
     expect((await index.search('stripe django', { k: 20, mode: 'lexical' })).map((h) => h.path)).toEqual([]);
 
@@ -67,7 +67,7 @@ describe('issue 19: secrets stay out of the index', () => {
     await tree.write('src/late.ts', `export const late = '${stripe}';\n`);
     const report = await index.applyChanges({ files: [clean.file], removed: [] });
     expect(report.skipped).toEqual([{ path: 'src/late.ts', reason: 'secret: Stripe live key (line 1)' }]);
-    expect(index.store.catalog.getFile('src/late.ts')).toBeUndefined();
+    expect((await index.store.catalog.getFile('src/late.ts'))).toBeUndefined();
   });
 
   it('index files are 0600 and the cache dir and index folder 0700', async () => {

@@ -59,8 +59,8 @@ describe('searchable at once: words first, vectors behind', () => {
     // Chunking does not wait for inference: all 60 files are committed while the first embed call is still held.
     await waitUntil(() => gated.calls() >= 1);
     expect(events.some((e) => e.phase === 'index' && e.filesDone === 60)).toBe(true);
-    expect(index.stats()).toMatchObject({ files: 60, vectors: 0 });
-    expect(index.stats().chunksWaiting).toBe(index.stats().chunks);
+    expect((await index.stats())).toMatchObject({ files: 60, vectors: 0 });
+    expect((await index.stats()).chunksWaiting).toBe((await index.stats()).chunks);
     const lexical = await index.search('shippingFeeZone42', { mode: 'lexical', k: 3 });
     expect(lexical[0]).toMatchObject({ path: 'src/mod2/feature42.ts', symbol: 'shippingFeeZone42' });
     const hybrid = await index.search('shippingFeeZone17', { mode: 'hybrid', k: 3 });
@@ -68,8 +68,8 @@ describe('searchable at once: words first, vectors behind', () => {
     gated.release();
     const report = await building;
     expect(report).toMatchObject({ files: 60, embedded: 60 });
-    expect(index.stats()).toMatchObject({ chunksWaiting: 0, vectors: index.stats().chunks });
-    expect(index.verify()).toEqual([]);
+    expect((await index.stats())).toMatchObject({ chunksWaiting: 0, vectors: (await index.stats()).chunks });
+    expect((await index.verify())).toEqual([]);
     const waited = events.filter((e) => e.phase === 'index').map((e) => e.textsWaiting ?? 0);
     expect(Math.max(...waited)).toBe(60);
     expect(waited[waited.length - 1]).toBe(0);
@@ -84,8 +84,8 @@ describe('searchable at once: words first, vectors behind', () => {
     const report = await index.update();
     // The path line is not part of the text the vector is made of, so the three chunks share one text.
     expect(report.embedded).toBe(1);
-    expect(index.stats()).toMatchObject({ chunks: 3, vectors: 3, chunksWaiting: 0 });
-    expect(index.verify()).toEqual([]);
+    expect((await index.stats())).toMatchObject({ chunks: 3, vectors: 3, chunksWaiting: 0 });
+    expect((await index.verify())).toEqual([]);
   });
 });
 

@@ -165,8 +165,8 @@ describe('codescout mcp (child process, real model)', () => {
     await mcp.close();
     expect(mcp.stderr()).toContain('codescout: MCP server stopped; index saved.');
     const index = await openIndex({ root: tree.root, cacheDir: tree.cacheDir, offline: true });
-    expect(index.verify()).toEqual([]);
-    expect(index.stats().files).toBe(SMALL_REPO_FILES + 1);
+    expect((await index.verify())).toEqual([]);
+    expect((await index.stats()).files).toBe(SMALL_REPO_FILES + 1);
     await index.close();
   });
 

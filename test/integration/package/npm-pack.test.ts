@@ -39,7 +39,7 @@ import { openIndex } from 'codescout';
 const index = await openIndex({ root: process.argv[2] });
 await index.update();
 const hits = await index.search('token bucket that throttles requests', { k: 3 });
-console.log(JSON.stringify({ top: hits[0]?.path, stats: index.stats().chunks }));
+console.log(JSON.stringify({ top: hits[0]?.path, stats: (await index.stats()).chunks }));
 await index.close();
 `;
 
@@ -51,7 +51,7 @@ const { openIndex } = require('codescout');
   await index.update();
   const hits = await index.search('open the database connection', { k: 3 });
   const esm = await import('codescout');
-  console.log(JSON.stringify({ top: hits[0]?.path, same: esm.CodeIndex === codescout.CodeIndex, chunks: index.stats().chunks }));
+  console.log(JSON.stringify({ top: hits[0]?.path, same: esm.CodeIndex === codescout.CodeIndex, chunks: (await index.stats()).chunks }));
   await index.close();
 })().catch((error) => { console.error(error); process.exit(1); });
 `;

@@ -31,7 +31,7 @@ beforeAll(async () => {
   try {
     const session = await startRetrieval(index, { text: TASK });
     while (!session.isDone) await session.judge(scripted({ candidates: session.candidates() }).evaluations);
-    expected = files(session.result());
+    expected = files((await session.result()));
   } finally {
     await index.close();
   }

@@ -36,7 +36,7 @@ describe('startRetrieval: the stepwise session (real model, real index)', () => 
       const step = await session.judge(scripted({ candidates: session.candidates() }).evaluations);
       expect(step.done).toBe(session.isDone);
     }
-    const stepwise = session.result();
+    const stepwise = (await session.result());
     const looped = await retrieve(index, TASK, { evaluate: (_t, candidates) => scripted({ candidates }).evaluations });
     expect(files(stepwise)).toEqual(files(looped));
     expect(stepwise.results.map((f) => f.path)).toEqual(['src/http/middleware/throttle.ts', 'src/util/token-bucket.ts', 'src/http/pipeline.ts']);
@@ -60,7 +60,7 @@ describe('startRetrieval: the stepwise session (real model, real index)', () => 
       const cycle = session.cycle;
       await session.judge(verdicts);
       if (session.isDone) break;
-      const learned = session.result().cycles[cycle - 1]!.newTerms;
+      const learned = (await session.result()).cycles[cycle - 1]!.newTerms;
       expect(learned.length).toBeGreaterThan(0);
       for (const term of learned) expect(judgedHigh.some((t) => t.includes(term.toLowerCase())), `"${term}" is not from a file judged high`).toBe(true);
       expect(session.context().learnedTerms).toEqual(expect.arrayContaining(learned));
@@ -73,7 +73,7 @@ describe('startRetrieval: the stepwise session (real model, real index)', () => 
     const throttle = session.candidates().find((c) => c.path === 'src/http/middleware/throttle.ts')!;
     expect(throttle.hint.relevance).toBeGreaterThanOrEqual(0.7);
     await session.judge(session.candidates().map((c) => ({ path: c.path, relevance: 0.1, reason: 'no' })));
-    expect(session.result().cycles[0]!.newTerms).toEqual([]);
+    expect((await session.result()).cycles[0]!.newTerms).toEqual([]);
     expect(session.candidates().map((c) => c.path)).not.toContain('src/http/middleware/throttle.ts');
   });
 
@@ -85,7 +85,7 @@ describe('startRetrieval: the stepwise session (real model, real index)', () => 
     const weakest = [...candidates].sort((a, b) => a.hint.relevance - b.hint.relevance)[0]!.path;
     expect(hints.get(weakest)!.relevance).toBeLessThan(0.5);
     await session.judge([{ path: weakest, relevance: 0.95, reason: 'the judge says so' }]);
-    const result = session.result();
+    const result = (await session.result());
     expect(result.results.find((f) => f.path === weakest)).toMatchObject({ relevance: 0.95, reason: 'the judge says so' });
     expect(result.results[0]!.path).toBe(weakest);
     for (const f of [...result.results, ...result.related]) {

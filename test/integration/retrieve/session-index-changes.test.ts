@@ -27,7 +27,7 @@ describe('a session while the index changes between steps', () => {
     expect(first).toContain(THROTTLE);
     const doomed = first.find((p) => p !== THROTTLE && p.startsWith('src/'))!;
     await session.judge(session.candidates().map((c) => ({ path: c.path, relevance: c.path === THROTTLE || c.path === doomed ? 0.9 : 0.3 })));
-    const before = session.result();
+    const before = (await session.result());
     const oldThrottle = [...before.results, ...before.related].find((f) => f.path === THROTTLE)!;
     expect([...before.results, ...before.related].map((f) => f.path)).toContain(doomed);
 
@@ -37,7 +37,7 @@ describe('a session while the index changes between steps', () => {
     await tree.write(THROTTLE, `// one\n// two\n// three\n${original}`);
     await index.update();
 
-    const after = session.result();
+    const after = (await session.result());
     const paths = [...after.results, ...after.related].map((f) => f.path);
     expect(paths).not.toContain(doomed);
     const newThrottle = [...after.results, ...after.related].find((f) => f.path === THROTTLE)!;
@@ -47,6 +47,6 @@ describe('a session while the index changes between steps', () => {
     expect(lines(newThrottle)).toEqual(oldThrottle.chunks.map((c) => `${c.symbol} ${c.startLine + 3}-${c.endLine + 3}`).sort());
     // The session goes on with the index as it is now.
     while (!session.isDone) await session.judge([]);
-    expect([...session.result().results, ...session.result().related].map((f) => f.path)).not.toContain(doomed);
+    expect([...(await session.result()).results, ...(await session.result()).related].map((f) => f.path)).not.toContain(doomed);
   });
 });

@@ -32,8 +32,8 @@ async function indexJson(t: TempTree, extra: string[] = []): Promise<IndexSummar
 async function indexedPaths(t: TempTree): Promise<string[]> {
   const index = await openIndex({ root: t.root, cacheDir: t.cacheDir, offline: true });
   try {
-    expect(index.verify()).toEqual([]);
-    return index.store.catalog.listFiles().map((f) => f.path).sort();
+    expect((await index.verify())).toEqual([]);
+    return (await index.store.catalog.listFiles()).map((f) => f.path).sort();
   } finally {
     await index.close();
   }
@@ -161,7 +161,7 @@ describe('file-system races and renames', () => {
       const report = await index.applyChanges({ files: found.files, removed: [] });
       expect(report.skipped).toEqual([{ path: 'src/goes.ts', reason: 'unreadable: ENOENT' }]);
       expect(report.files).toBe(1);
-      expect(index.verify()).toEqual([]);
+      expect((await index.verify())).toEqual([]);
     } finally {
       await index.close();
     }

@@ -42,7 +42,7 @@ describe('issue 19: FIFOs never hang a read', () => {
     expect(parseOneJson(run)).toMatchObject({ files: 6, skipped: 3 });
     const index = await openIndex({ root: t.root, cacheDir: t.cacheDir, offline: true });
     try {
-      expect(index.store.catalog.listFiles().map((f) => f.path).sort()).toEqual(Object.keys(SMALL_REPO).sort());
+      expect((await index.store.catalog.listFiles()).map((f) => f.path).sort()).toEqual(Object.keys(SMALL_REPO).sort());
       // The library report names them with the reason.
       const report = await index.update();
       expect(report.skipped).toEqual([

@@ -70,16 +70,16 @@ describe('issue 19: nothing outside the root is read through a symlink', () => {
     const refused = nextBatch(watcher, (b) => b.changed >= 1);
     await symlink(secretPath, path.join(tree.root, 'src/leak.ts'));
     const batch = await refused;
-    expect(index.store.catalog.listFiles().map((f) => f.path)).not.toContain('src/leak.ts');
+    expect((await index.store.catalog.listFiles()).map((f) => f.path)).not.toContain('src/leak.ts');
     expect(batch.report.skipped).toEqual([{ path: 'src/leak.ts', reason: 'symlink resolves outside the root' }]);
 
     const edited = nextBatch(watcher, (b) => b.report.embedded > 0);
     await tree.write('src/geo/compass.ts', 'export function bearingDegrees(from: number, to: number): number {\n  return (to - from + 360) % 360;\n}\n');
     await edited;
-    expect(index.store.catalog.listFiles().map((f) => f.path).sort()).toEqual([...Object.keys(SMALL_REPO), 'src/geo/compass.ts'].sort());
+    expect((await index.store.catalog.listFiles()).map((f) => f.path).sort()).toEqual([...Object.keys(SMALL_REPO), 'src/geo/compass.ts'].sort());
     expect((await index.search(SECRET, { k: 20, mode: 'lexical' })).filter((h) => !(h.path in SMALL_REPO) && h.path !== 'src/geo/compass.ts')).toEqual([]);
     expect(await storedBytes(tree)).not.toContain(SECRET);
-    expect(index.verify()).toEqual([]);
+    expect((await index.verify())).toEqual([]);
   });
 
   it('retrieve_context does not re-read a result file since replaced by a link to outside, nor hang on a FIFO', async () => {

@@ -49,17 +49,17 @@ describe('issue 19: the watcher never drops a change set', () => {
     const trouble = nextTrouble(watcher);
     await tree.write('src/geo/bearing.ts', 'export function initialBearingDegrees(lat1: number, lon1: number, lat2: number, lon2: number): number {\n  return Math.atan2(lon2 - lon1, lat2 - lat1) * 180 / Math.PI;\n}\n');
     expect(await trouble).toMatch(new RegExp(`is being written by process ${process.pid} .* The changes are kept and applied once it is done\\.$`));
-    expect(index.store.catalog.getFile('src/geo/bearing.ts')).toBeUndefined();
+    expect((await index.store.catalog.getFile('src/geo/bearing.ts'))).toBeUndefined();
 
     const applied = nextBatch(watcher, (b) => b.changed === 1 && b.report.embedded > 0);
     await lock.release();
     released = true;
     await applied;
-    const paths = await eventually(async () => index.store.catalog.listFiles().map((f) => f.path), (p) => p.includes('src/geo/bearing.ts'));
+    const paths = await eventually(async () => (await index.store.catalog.listFiles()).map((f) => f.path), (p) => p.includes('src/geo/bearing.ts'));
     expect(paths).toHaveLength(7);
     const hits = await index.search('compass bearing between two coordinates in degrees', { k: 3 });
     expect(hits.map((h) => `${h.path}#${h.symbol}`)).toContain('src/geo/bearing.ts#initialBearingDegrees');
     await watcher.idle();
-    expect(index.verify()).toEqual([]);
+    expect((await index.verify())).toEqual([]);
   });
 });

@@ -26,7 +26,7 @@ describe('codescout watch (child process)', () => {
     }
     expect((await waitForExit(child)).code).toBe(0);
     const index = await openIndex({ root: tree.root, cacheDir: tree.cacheDir, offline: true });
-    expect(index.verify()).toEqual([]);
+    expect((await index.verify())).toEqual([]);
     await index.close();
   });
 
@@ -44,10 +44,10 @@ describe('codescout watch (child process)', () => {
     await waitForExit(child);
 
     const index = await openIndex({ root: tree.root, cacheDir: tree.cacheDir, offline: true });
-    expect(index.verify()).toEqual([]);
+    expect((await index.verify())).toEqual([]);
     const report = await index.update();
     expect(report.files).toBe(126);
-    expect(index.verify()).toEqual([]);
+    expect((await index.verify())).toEqual([]);
     await index.close();
 
     const restarted = spawnCli(['watch', tree.root, '--cache-dir', tree.cacheDir, '--json']);

@@ -26,15 +26,15 @@ const symbols = async (index: CodeIndex, query: string, k = 5): Promise<string[]
   (await index.search(query, { k })).map((h) => `${h.path}#${h.symbol}`);
 
 /** Every chunk of an index, for comparing it with a fresh full build. */
-function chunkSet(index: CodeIndex): string[] {
+async function chunkSet(index: CodeIndex): Promise<string[]> {
   const { catalog } = index.store;
-  return catalog.getChunks(catalog.liveRowIds()).map((c) => `${c.path}:${c.startLine}-${c.endLine}:${c.symbol}:${c.hash}`).sort();
+  return (await catalog.getChunks(await catalog.liveRowIds())).map((c) => `${c.path}:${c.startLine}-${c.endLine}:${c.symbol}:${c.hash}`).sort();
 }
 
 describe('watchIndex (real chokidar, real file system, real model)', () => {
   it('makes a new function searchable, forgets its old text after an edit, and drops a deleted file', async () => {
     const { tree, index, watcher } = await startWatching();
-    expect(index.stats().files).toBe(6);
+    expect((await index.stats()).files).toBe(6);
 
     let batch = nextBatch(watcher, (b) => b.report.embedded > 0);
     await tree.write('src/geo/distance.ts', 'export function haversineKm(a: [number, number], b: [number, number]): number {\n  const r = 6371;\n  return r * Math.acos(Math.sin(a[0]) * Math.sin(b[0]));\n}\n');
@@ -52,25 +52,25 @@ describe('watchIndex (real chokidar, real file system, real model)', () => {
     await tree.remove('src/geo/distance.ts');
     await batch;
     expect((await index.search('slug title', { k: 20 })).map((h) => h.path)).not.toContain('src/geo/distance.ts');
-    expect(index.verify()).toEqual([]);
+    expect((await index.verify())).toEqual([]);
   });
 
   it('a renamed folder keeps its chunks under the new paths with zero embeddings', async () => {
     const { tree, index, watcher } = await startWatching();
-    const embeddedBefore = index.stats().cachedVectors;
+    const embeddedBefore = (await index.stats()).cachedVectors;
     await rename(path.join(tree.root, 'src/util'), path.join(tree.root, 'src/helpers'));
     const batches: number[] = [];
     watcher.on('updated', (b) => batches.push(b.report.embedded));
     const paths = await eventually(
-      async () => index.store.catalog.listFiles().map((f) => f.path),
+      async () => (await index.store.catalog.listFiles()).map((f) => f.path),
       (p) => p.includes('src/helpers/dates.ts') && p.includes('src/helpers/token-bucket.ts') && !p.some((x) => x.startsWith('src/util/')),
     );
     expect(paths).toHaveLength(6);
     await watcher.idle();
     expect(batches.reduce((s, n) => s + n, 0)).toBe(0);
-    expect(index.stats().cachedVectors).toBe(embeddedBefore);
+    expect((await index.stats()).cachedVectors).toBe(embeddedBefore);
     expect(await symbols(index, 'parse an ISO date string', 3)).toContain('src/helpers/dates.ts#parseIsoDate');
-    expect(index.verify()).toEqual([]);
+    expect((await index.verify())).toEqual([]);
   });
 
   it('absorbs a burst of 300 writes in a few batches and ends equal to a fresh full index', async () => {
@@ -82,7 +82,7 @@ describe('watchIndex (real chokidar, real file system, real model)', () => {
         tree.write(`src/gen/g${i % 10}/item${i}.ts`, `export const item${i} = { id: ${i}, label: 'item number ${i}' };\n`),
       ),
     );
-    await eventually(async () => index.stats().files, (n) => n === 306, 60_000);
+    await eventually(async () => (await index.stats()).files, (n) => n === 306, 60_000);
     await watcher.idle();
     expect(batches.length).toBeGreaterThan(0);
     expect(batches.length).toBeLessThanOrEqual(20);
@@ -91,7 +91,7 @@ describe('watchIndex (real chokidar, real file system, real model)', () => {
     const fresh = await openIndex({ root: tree.root, cacheDir: path.join(tree.cacheDir, 'fresh'), offline: true });
     cleanup.push(() => fresh.close());
     await fresh.update();
-    expect(chunkSet(index)).toEqual(chunkSet(fresh));
+    expect(await chunkSet(index)).toEqual(await chunkSet(fresh));
   });
 
   it('removes the chunks of a folder that a .gitignore edit now ignores', async () => {
@@ -99,7 +99,7 @@ describe('watchIndex (real chokidar, real file system, real model)', () => {
     const batch = nextBatch(watcher, (b) => b.fullPass);
     await writeFile(path.join(tree.root, '.gitignore'), 'src/billing/\n');
     await batch;
-    expect(index.store.catalog.listFiles().map((f) => f.path)).not.toContain('src/billing/invoice.ts');
+    expect((await index.store.catalog.listFiles()).map((f) => f.path)).not.toContain('src/billing/invoice.ts');
     expect((await index.search('invoice total tax', { k: 20 })).map((h) => h.path)).not.toContain('src/billing/invoice.ts');
   });
 
@@ -117,7 +117,7 @@ describe('watchIndex (real chokidar, real file system, real model)', () => {
     const watcher = watchIndex(index);
     cleanup.push(() => watcher.close());
     await watcher.ready;
-    const paths = index.store.catalog.listFiles().map((f) => f.path);
+    const paths = (await index.store.catalog.listFiles()).map((f) => f.path);
     expect(paths).toContain('src/late/clock.ts');
     expect(paths).not.toContain('src/billing/invoice.ts');
   });

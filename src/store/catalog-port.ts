@@ -1,7 +1,7 @@
-import type { EmbedderIdentity } from '../../embed/embedder.js';
+import type { EmbedderIdentity } from '../embed/embedder.js';
 import type {
   CatalogStats, ChunkRow, FileRow, LexicalHit, Manifest, ReplaceFileInput, ReplaceFileResult,
-} from '../catalog-types.js';
+} from './catalog-types.js';
 
 /** Options of {@link AsyncCatalog.lexicalSearch}, as the SQLite catalog takes them. */
 export interface LexicalSearchOptions {
@@ -16,15 +16,18 @@ export interface LexicalSearchOptions {
 
 /**
  * The catalog of one index as an asynchronous port: files, chunks, the embedding cache, the lexical index and the
- * queue of texts waiting for vectors. Method names and meanings mirror the synchronous SQLite `Catalog`
- * (src/store/catalog.ts), so that catalog can implement this port by wrapping its results in promises once the
- * layers above await it; the PostgreSQL catalog (`PostgresCatalog`) implements it for one namespace `(repo, ref)`.
+ * queue of texts waiting for vectors. Every layer above the store (indexer, retrieval, CLI, MCP) reads and writes
+ * the catalog through this port only. Method names and meanings mirror the synchronous SQLite `Catalog`
+ * (src/store/catalog.ts), which `SqliteAsyncCatalog` wraps; the PostgreSQL catalog (`PostgresCatalog`) implements it
+ * for one namespace `(repo, ref)`.
  *
  * Row ids are integers never reused within one store (the SQLite AUTOINCREMENT key, a PostgreSQL sequence). SQLite
  * maintenance (`sqliteProblems`, `reindex`, cache rows by SQLite rowid) stays outside the port.
  * Write methods of a catalog opened for reading throw ConfigError.
  */
 export interface AsyncCatalog {
+  /** The schema version this code reads and writes (verification compares the manifest's with it). */
+  readonly schemaVersion: number;
   /** The manifest, or null until `initManifest` has recorded a model. */
   getManifest(): Promise<Manifest | null>;
   /** Records the embedder identity and root (overwriting any previous one). */

@@ -1,0 +1,114 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PostgresCatalog } from '../../../src/store/postgres/postgres-catalog.js';
+import { runCli } from '../../helpers/cli.js';
+import { createTempTree, SMALL_REPO, type TempTree } from '../../helpers/fixture-tree.js';
+import { freePort, isPostgresSkipped, startPostgres, type PostgresServer } from '../../support/postgres-server.js';
+
+const git = promisify(execFile);
+
+// Issue 18: the same fixture indexed into the embedded store and into PostgreSQL through the real CLI gives the same
+// search and query answers; the namespace comes from the git checkout; an unreachable server exits 8 in one line.
+
+const SEARCHES = ['token bucket refill', 'parse an ISO date', 'hashPassword', 'invoice total with tax', 'throttle requests per second'];
+const NS = ['--repo', 'fixtures/small', '--ref', 'main'];
+
+describe.skipIf(isPostgresSkipped)('issue 18: codescout index/search/query/status --store postgres://... (real CLI child)', () => {
+  let server: PostgresServer;
+  let tree: TempTree;
+  let store: string[];
+
+  beforeAll(async () => {
+    server = await startPostgres();
+    store = ['--store', server.connectionString];
+    tree = await createTempTree(SMALL_REPO);
+    const embedded = await runCli(['index', tree.root, '--cache-dir', tree.cacheDir, '--json']);
+    expect(embedded.code, embedded.stderr).toBe(0);
+    const shared = await runCli(['index', tree.root, '--cache-dir', tree.cacheDir, ...store, ...NS, '--json']);
+    expect(shared.code, shared.stderr).toBe(0);
+    const [a, b] = [JSON.parse(embedded.stdout), JSON.parse(shared.stdout)] as Array<{ files: number; chunks: number; embedded: number }>;
+    expect({ files: b!.files, chunks: b!.chunks }).toEqual({ files: a!.files, chunks: a!.chunks });
+  });
+  afterAll(async () => {
+    await tree?.dispose();
+    await server?.stop();
+  });
+
+  it('search --json gives the same hits, scores and similarities from either store', async () => {
+    for (const mode of ['hybrid', 'lexical', 'vector']) {
+      for (const text of SEARCHES) {
+        const args = ['search', text, '--root', tree.root, '--cache-dir', tree.cacheDir, '--mode', mode, '-k', '5', '--json', '--no-server'];
+        const [embedded, shared] = await Promise.all([runCli(args), runCli([...args, ...store, ...NS])]);
+        expect(embedded.code, embedded.stderr).toBe(0);
+        expect(shared.code, shared.stderr).toBe(0);
+        const hits = JSON.parse(embedded.stdout).hits as unknown[];
+        // Lexical search finds only chunks with the words: fewer than k for some texts, never none here.
+        expect(hits.length, `${mode} "${text}"`).toBe(mode === 'lexical' ? Math.min(5, hits.length) : 5);
+        expect(hits.length, `${mode} "${text}"`).toBeGreaterThan(0);
+        expect(JSON.parse(shared.stdout).hits, `${mode} "${text}"`).toEqual(hits);
+      }
+    }
+  });
+
+  it('query --json finds the same files with the same relevance from either store', async () => {
+    const args = ['query', 'where are requests throttled with a token bucket', '--root', tree.root, '--cache-dir', tree.cacheDir, '--json', '--no-server'];
+    const [embedded, shared] = await Promise.all([runCli(args), runCli([...args, ...store, ...NS])]);
+    expect(embedded.code, embedded.stderr).toBe(0);
+    expect(shared.code, shared.stderr).toBe(0);
+    const files = (out: string) => {
+      const r = JSON.parse(out) as { results: Array<{ path: string; relevance: number }>; related: Array<{ path: string; relevance: number }> };
+      return [...r.results, ...r.related].map((f) => [f.path, f.relevance]);
+    };
+    expect(files(embedded.stdout)[0]).toEqual(['src/net/throttle.ts', expect.any(Number)]);
+    expect(files(shared.stdout)).toEqual(files(embedded.stdout));
+  });
+
+  it('status --json reads the shared index: the same files and chunks, verified', async () => {
+    const [embedded, shared] = await Promise.all([
+      runCli(['status', tree.root, '--cache-dir', tree.cacheDir, '--json']),
+      runCli(['status', tree.root, '--cache-dir', tree.cacheDir, ...store, ...NS, '--json', '--verify']),
+    ]);
+    expect(shared.code, shared.stderr).toBe(0);
+    const [a, b] = [JSON.parse(embedded.stdout), JSON.parse(shared.stdout)];
+    expect({ files: b.files, chunks: b.chunks, vectors: b.vectors, model: b.model, indexState: b.indexState, problems: b.problems })
+      .toEqual({ files: a.files, chunks: a.chunks, vectors: a.vectors, model: a.model, indexState: 'ready', problems: [] });
+  });
+
+  it('takes the namespace from the git checkout: origin as host/owner/name, the current branch', async () => {
+    const checkout = await createTempTree({ 'src/geo/bearing.ts': 'export function bearingOf(degrees: number): string {\n  return degrees < 180 ? "east" : "west";\n}\n' });
+    try {
+      await git('git', ['-C', checkout.root, 'init', '-q', '-b', 'feature/compass']);
+      await git('git', ['-C', checkout.root, 'remote', 'add', 'origin', 'https://ci-bot:s3cret@github.com/acme/shop.git']);
+      const run = await runCli(['index', checkout.root, '--cache-dir', checkout.cacheDir, ...store, '--json']);
+      expect(run.code, run.stderr).toBe(0);
+      const catalog = await PostgresCatalog.open({ connectionString: server.connectionString, repo: 'github.com/acme/shop', ref: 'feature/compass', mode: 'read' });
+      try {
+        expect((await catalog.listFiles()).map((f) => f.path)).toEqual(['src/geo/bearing.ts']);
+      } finally {
+        await catalog.close();
+      }
+    } finally {
+      await checkout.dispose();
+    }
+  });
+
+  it('a reader of a namespace nobody built, and a folder that is no git checkout, get one line and exit 2', async () => {
+    const unbuilt = await runCli(['search', 'token', '--root', tree.root, '--cache-dir', tree.cacheDir, ...store, '--repo', 'nobody/built-this', '--ref', 'main']);
+    expect(unbuilt.code).toBe(2);
+    expect(unbuilt.stderr.trim().split('\n')).toHaveLength(1);
+    expect(unbuilt.stderr).toContain('has no index of nobody/built-this@main');
+    const noGit = await runCli(['status', tree.root, '--cache-dir', tree.cacheDir, ...store]);
+    expect(noGit.code).toBe(2);
+    expect(noGit.stderr).toContain('is not a git checkout');
+  });
+
+  it('an unreachable server: one line without the password, exit 8', async () => {
+    const port = await freePort();
+    const run = await runCli(['search', 'token', '--root', tree.root, '--cache-dir', tree.cacheDir, '--store', `postgres://codescout:hunter2@127.0.0.1:${port}/codescout`, ...NS]);
+    expect(run.code).toBe(8);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).not.toContain('hunter2');
+    expect(run.stderr).toContain(`127.0.0.1:${port}`);
+  });
+});
