@@ -21,7 +21,7 @@ import type { AsyncCatalog } from './store/catalog-port.js';
 import type { LexicalHit } from './store/catalog-types.js';
 import type { IndexStorage } from './store/index-storage.js';
 import type { VectorStore } from './store/vector-store.js';
-import { applyStoredFilters, readStoredFilters, type IndexFilters } from './stored-filters.js';
+import { applyStoredFilters, hasOwnGlobs, readStoredFilters, readStoredFiltersIfSound, type IndexFilters } from './stored-filters.js';
 import type { Hit, SearchMode, SourceFile } from './types.js';
 
 /** Options of {@link openIndex}. */
@@ -98,7 +98,9 @@ export async function openIndex(given: OpenIndexOptions): Promise<CodeIndex> {
   const located = resolveConfig(given);
   const indexDir = indexDirFor(located.cacheDir, located.root);
   // The globs the index was built with, so that every opener indexes what `codescout index` was told to.
-  const storedFilters = readStoredFilters(indexDir);
+  // Read strictly only when they would apply: an opener that gives its own globs or forgets the stored ones (index
+  // --reset-filters) must get past a damaged file.
+  const storedFilters = given.useStoredFilters === false ? null : hasOwnGlobs(given) ? readStoredFiltersIfSound(indexDir) : readStoredFilters(indexDir);
   const options = given.useStoredFilters === false ? given : applyStoredFilters(given, storedFilters);
   const config = options === given ? located : resolveConfig(options);
   const discovery = discoverySettingsFor(config, indexDir);

@@ -38,6 +38,16 @@ export function readStoredFilters(indexDir: string): IndexFilters | null {
   return value;
 }
 
+/** {@link readStoredFilters} for a caller that replaces or ignores them anyway: a damaged file reads as none. */
+export function readStoredFiltersIfSound(indexDir: string): IndexFilters | null {
+  try {
+    return readStoredFilters(indexDir);
+  } catch (error) {
+    if (error instanceof ConfigError) return null;
+    throw error;
+  }
+}
+
 /** Stores the globs with the index (0600, replaced atomically), or removes them for null. */
 export async function storeFilters(indexDir: string, filters: IndexFilters | null): Promise<void> {
   const file = path.join(indexDir, FILTERS_FILE_NAME);

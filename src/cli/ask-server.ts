@@ -3,7 +3,7 @@ import { indexDirFor } from '../indexer/index-location.js';
 import { SERVE_PROTOCOL, type OptionValue, type ServedCommand, type ServedIndex } from '../serve/protocol.js';
 import { askQueryServer } from '../serve/query-client.js';
 import { ServedUserError } from '../serve/served-user-error.js';
-import { socketLocation, type SocketLocation } from '../serve/socket-path.js';
+import { socketLocationOf, type SocketLocation } from '../serve/socket-path.js';
 import { eprintln, type CliIO } from './output.js';
 import { packageVersion } from './package-version.js';
 
@@ -112,7 +112,7 @@ function servedTarget(o: ServedCall['options']): { location: SocketLocation; ind
   // A query server holds an embedded index; a shared store is read from here, by every caller alike.
   if (config.store !== null) return 'the index is in a shared store (--store)';
   const indexDir = indexDirFor(config.cacheDir, config.root);
-  return { location: socketLocation(indexDir), index: { root: config.root, indexDir, model: config.model.id } };
+  return { location: socketLocationOf(indexDir), index: { root: config.root, indexDir, model: config.model.id } };
 }
 
 /** The served options that are set, as they travel (commander gives strings, booleans and string lists). */

@@ -16,11 +16,12 @@ export async function runServe(io: CliIO, root: string | undefined, o: IndexCliO
   const index = await openIndex(indexOptions(root, o));
   try {
     printNotes(io, index);
-    // Loaded now, not by the first query: the point of a server is that no query pays for the model.
-    await index.embedder();
-    // required: a server that cannot listen throws, so null never comes back here.
+    // required: a server that cannot listen throws, so null never comes back here. Listening comes first, so a
+    // second server (exit 5) or an unusable socket path is reported before the model is loaded for nothing.
     const server = (await serveQueries(index, { log: () => undefined, required: true }))!;
     try {
+      // Loaded now, not by the first query: the point of a server is that no query pays for the model.
+      await index.embedder();
       const stopped = stopSignal();
       const s = await index.stats();
       println(io, `serving ${s.root} (${s.files} files, ${s.chunks} chunks) at ${server.socketPath}. Ctrl-C to stop.`);

@@ -3,7 +3,7 @@ import type { CodeIndex } from '../code-index.js';
 import type { LineServer } from '../serve/line-server.js';
 import type { OptionValue, ServedCommand } from '../serve/protocol.js';
 import { startQueryServer, type CommandOutcome } from '../serve/query-server.js';
-import { socketLocation } from '../serve/socket-path.js';
+import { socketLocationOf } from '../serve/socket-path.js';
 import { heldIndex } from './index-access.js';
 import { toKnownError } from './known-errors.js';
 import type { CliIO } from './output.js';
@@ -19,7 +19,7 @@ import { searchWith, type SearchCliOptions } from './search-command.js';
  * @throws ServerBusyError, ConfigError or the listen error when `required` is true.
  */
 export async function serveQueries(index: CodeIndex, o: { log: (line: string) => void; required: boolean }): Promise<LineServer | null> {
-  const location = socketLocation(index.indexDir);
+  const location = socketLocationOf(index.indexDir);
   try {
     const server = await startQueryServer({
       location,

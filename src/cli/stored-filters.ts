@@ -5,7 +5,7 @@ import { resolveConfig } from '../config.js';
 import { ConfigError } from '../errors.js';
 import { indexDirFor } from '../indexer/index-location.js';
 import { catalogPath } from '../store/catalog-open.js';
-import { describeFilters, FILTERS_FILE_NAME, hasOwnGlobs, readStoredFilters, sameFilters, type IndexFilters } from '../stored-filters.js';
+import { describeFilters, FILTERS_FILE_NAME, hasOwnGlobs, readStoredFilters, readStoredFiltersIfSound, sameFilters, type IndexFilters } from '../stored-filters.js';
 
 export { storeFilters } from '../stored-filters.js';
 
@@ -45,7 +45,8 @@ export function filtersForIndexRun(options: OpenIndexOptions, o: { reset: boolea
     if (existsSync(path.join(indexDir, FILTERS_FILE_NAME))) o.note('codescout: forgot the globs stored with the index; codescout.json (if any) decides what is indexed');
     return { options: { ...options, useStoredFilters: false }, toStore: null }; // the file goes after the open
   }
-  const stored = readStoredFilters(indexDir);
+  // New globs replace the stored ones: a damaged file is then only "other globs" (and gets overwritten).
+  const stored = given === null ? readStoredFilters(indexDir) : readStoredFiltersIfSound(indexDir);
   if (given === null) {
     if (stored === null) return { options, toStore: undefined };
     o.note(`codescout: indexing with the globs stored with the index (${describeFilters(stored)}); --include/--exclude replace them, --reset-filters forgets them`);

@@ -26,8 +26,17 @@ export function exchangeLine(socketPath: string, line: string, timeouts: Exchang
       if (error) reject(error);
       else resolve(value!);
     };
-    let timer = setTimeout(() => settle(codedError('ETIMEDOUT', `no connection within ${timeouts.connectMs} ms`)), timeouts.connectMs);
+    let connected = false;
+    // The timer phase runs before I/O: after a stall of the event loop (a busy machine, GC) the timer would fire
+    // before a connection that is already made is reported. Let pending I/O through first.
+    let timer = setTimeout(
+      () => setImmediate(() => {
+        if (!connected) settle(codedError('ETIMEDOUT', `no connection within ${timeouts.connectMs} ms`));
+      }),
+      timeouts.connectMs,
+    );
     socket.once('connect', () => {
+      connected = true;
       clearTimeout(timer);
       timer = setTimeout(() => settle(codedError('ETIMEDOUT', `no reply within ${timeouts.replyMs} ms`)), timeouts.replyMs);
       socket.write(`${line}\n`);

@@ -15,6 +15,8 @@ export interface LineServerOptions {
   readonly answer: (line: string) => Promise<string>;
   /** Longest request line, in bytes: a longer one closes the connection unanswered. */
   readonly maxLineBytes: number;
+  /** Longest wait for the request line once connected, in ms (default 5000): a silent client is dropped. */
+  readonly requestTimeoutMs?: number;
 }
 
 /**
@@ -23,12 +25,20 @@ export interface LineServerOptions {
  */
 export async function listenForLines(o: LineServerOptions): Promise<LineServer> {
   const inFlight = new Set<Promise<void>>();
+  const reading = new Set<net.Socket>();
   const server = net.createServer((socket) => {
-    const done = serveConnection(socket, o).catch(() => {
-      socket.destroy(); // the client went away mid-answer: nothing left to tell it
+    // For the socket's whole life: a client that goes away mid-reply (ECONNRESET, EPIPE) must not take the
+    // process down with an unhandled 'error' event; there is nothing left to tell it.
+    socket.on('error', () => socket.destroy());
+    reading.add(socket);
+    const done = serveConnection(socket, { ...o, onRequest: () => reading.delete(socket) }).catch(() => {
+      socket.destroy();
     });
     inFlight.add(done);
-    void done.finally(() => inFlight.delete(done));
+    void done.finally(() => {
+      reading.delete(socket);
+      inFlight.delete(done);
+    });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -44,7 +54,10 @@ export async function listenForLines(o: LineServerOptions): Promise<LineServer> 
   return {
     socketPath: o.socketPath,
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // A connection that has not sent its request yet would hold close() forever: it gets no answer.
+      for (const socket of reading) socket.destroy();
+      await closed;
       await Promise.all(inFlight);
       if (identity === null) return;
       // Another server may have replaced a socket it judged stale: only our own file is removed.
@@ -55,24 +68,31 @@ export async function listenForLines(o: LineServerOptions): Promise<LineServer> 
 }
 
 /** Reads one line (up to the limit), writes the answer and a newline, and ends the connection. */
-async function serveConnection(socket: net.Socket, o: LineServerOptions): Promise<void> {
-  const line = await readLine(socket, o.maxLineBytes);
+async function serveConnection(socket: net.Socket, o: LineServerOptions & { onRequest: () => void }): Promise<void> {
+  const line = await readLine(socket, o.maxLineBytes, o.requestTimeoutMs ?? 5000);
   if (line === null) {
     socket.destroy();
     return;
   }
+  o.onRequest();
   const reply = await o.answer(line);
   await new Promise<void>((resolve) => socket.end(`${reply}\n`, () => resolve()));
 }
 
-/** The first line a socket sends, or null when it closes first or sends more than `maxBytes` without a newline. */
-function readLine(socket: net.Socket, maxBytes: number): Promise<string | null> {
+/**
+ * The first line a socket sends, or null when it closes first, sends more than `maxBytes` without a newline, or
+ * sends no full line within `timeoutMs`.
+ */
+function readLine(socket: net.Socket, maxBytes: number, timeoutMs: number): Promise<string | null> {
   return new Promise((resolve) => {
     const parts: Buffer[] = [];
     let bytes = 0;
+    const timer = setTimeout(() => finish(null), timeoutMs);
     const finish = (value: string | null): void => {
+      clearTimeout(timer);
       socket.off('data', onData);
       socket.off('end', onEnd);
+      socket.off('close', onEnd);
       socket.off('error', onEnd);
       resolve(value);
     };
@@ -86,6 +106,7 @@ function readLine(socket: net.Socket, maxBytes: number): Promise<string | null> 
     const onEnd = (): void => finish(null);
     socket.on('data', onData);
     socket.on('end', onEnd);
+    socket.on('close', onEnd);
     socket.on('error', onEnd);
   });
 }

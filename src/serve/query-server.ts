@@ -1,3 +1,4 @@
+import { lstatSync } from 'node:fs';
 import { listenForLines, type LineServer } from './line-server.js';
 import { parseRequest, SERVE_PROTOCOL, type OptionValue, type ServedCommand, type ServedIndex, type ServeReply } from './protocol.js';
 import { askQueryServer } from './query-client.js';
@@ -52,6 +53,10 @@ export async function startQueryServer(o: QueryServerOptions): Promise<LineServe
 
 /** @throws ServerBusyError when a process answers at the socket. A refused connection means a stale socket. */
 async function refuseIfServed(location: SocketLocation): Promise<void> {
+  // Something else than this user's socket holds the path: no server of ours can be there, and removeStaleSocket
+  // says what to do about it.
+  const taken = process.platform === 'win32' ? undefined : lstatSync(location.socketPath, { throwIfNoEntry: false });
+  if (taken !== undefined && (!taken.isSocket() || taken.uid !== process.getuid?.())) return;
   const asked = await askQueryServer(location, { protocol: SERVE_PROTOCOL, version: '', command: 'ping' }, { connectMs: 500, replyMs: 2000 });
   if ('unavailable' in asked && asked.isStale) return;
   const pid = 'reply' in asked ? asked.reply.pid : null;

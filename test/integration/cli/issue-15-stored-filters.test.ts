@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openIndex } from '../../../src/index.js';
 import { runCli, spawnCli, waitForExit, waitForOutput, type CliRun } from '../../helpers/cli.js';
@@ -82,6 +85,23 @@ describe('globs given to index are stored with the index (issue 15)', () => {
     expect(JSON.parse(reset.stdout)).toMatchObject({ files: 6 });
     const plain = await cli(tree, ['index', tree.root, '--json']);
     expect([plain.stderr, JSON.parse(plain.stdout).files]).toEqual(['', 6]);
+  });
+
+  it('a damaged filters.json: search says how to repair it, and --reset-filters or new globs get past it', async () => {
+    const tree = await tempTree();
+    expect((await cli(tree, ['index', tree.root, '--include', 'src/util/**'])).code).toBe(0);
+    const { indexDir } = JSON.parse((await cli(tree, ['status', tree.root, '--json'])).stdout) as { indexDir: string };
+    await writeFile(path.join(indexDir, 'filters.json'), '{bad');
+    const search = await cli(tree, ['search', 'token bucket', '--root', tree.root, '--no-server']);
+    expect(search.code).toBe(2);
+    expect(search.stderr).toMatch(/filters\.json is not the list of globs codescout index stores\. Run: codescout index --reset-filters/);
+    const replaced = await cli(tree, ['index', tree.root, '--include', 'src/**', '--json']);
+    expect(replaced.code, replaced.stderr).toBe(0);
+    await writeFile(path.join(indexDir, 'filters.json'), '{bad');
+    const reset = await cli(tree, ['index', tree.root, '--reset-filters']);
+    expect(reset.code, reset.stderr).toBe(0);
+    expect(existsSync(path.join(indexDir, 'filters.json'))).toBe(false);
+    expect((await cli(tree, ['search', 'token bucket', '--root', tree.root, '--no-server'])).code).toBe(0);
   });
 
   it('the library honours them: openIndex indexes with the stored globs; globs it is given win; useStoredFilters: false ignores them', async () => {

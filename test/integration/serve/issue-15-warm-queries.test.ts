@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { lstat, rm } from 'node:fs/promises';
+import { lstat, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { listenForLines } from '../../../src/serve/line-server.js';
@@ -125,6 +125,18 @@ describe('warm queries through codescout serve (issue 15)', () => {
 });
 
 describe('no server, a dead one, or one of another version: the CLI answers in-process (issue 15)', () => {
+  it('a file that is not a socket at the socket path: serve says so (exit 2) and leaves it alone', async () => {
+    await writeFile(socketPath, 'not a socket\n');
+    try {
+      const run = await cli(['serve', tree.root]);
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toContain(`${socketPath} exists and is not a socket of this user. Remove it and start again.`);
+      expect(await readFile(socketPath, 'utf8')).toBe('not a socket\n');
+    } finally {
+      await rm(socketPath, { force: true });
+    }
+  });
+
   it('with no server the answer is in-process and the same', async () => {
     const run = await verbose(['search', SEARCH]);
     expect(run.answeredBy).toBe(`codescout: answered in-process (no server at ${socketPath})`);

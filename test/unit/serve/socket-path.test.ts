@@ -10,6 +10,12 @@ describe('socketLocation', () => {
     });
   });
 
+  it('moves the socket of an index folder this user may not write into the private folder (a read-only index is served too)', () => {
+    const loc = socketLocation('/srv/shared/index-cache/repo-0123456789', { platform: 'linux', tmpDir: '/tmp', uid: 1000, indexDirWritable: false });
+    expect(loc.privateDir).toBe('/tmp/codescout-1000');
+    expect(loc.socketPath).toMatch(/^\/tmp\/codescout-1000\/[0-9a-f]{24}\.sock$/);
+  });
+
   it('moves a socket whose path is too long to bind into a private folder of the user in the temp dir, one per index', () => {
     const deep = `/home/someone/${'a'.repeat(MAX_UNIX_SOCKET_PATH_BYTES)}/index-cache/repo-0123456789`;
     const one = socketLocation(deep, { platform: 'linux', tmpDir: '/tmp', uid: 1000 });
