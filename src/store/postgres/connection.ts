@@ -124,6 +124,7 @@ function classify(error: DriverError): { failure: StoreFailure; what: string; ne
   if (code === '3D000') return { failure: 'no-database', what: 'has no such database', next: 'Create it (CREATE DATABASE) or fix the database name.' };
   if (/ssl|tls|certificate/i.test(message) || code.startsWith('ERR_TLS') || /CERT|SELF_SIGNED/.test(code)) return { failure: 'tls', what: 'failed the TLS handshake', next: 'Check sslmode, sslrootcert, sslcert and sslkey in the connection string.' };
   if (code === '42501') return { failure: 'permission', what: 'denied a privilege codescout needs', next: 'Grant the role CREATE on the database (or have an administrator run CREATE EXTENSION vector).' };
+  if (code === '40P01' || code === '40001') return { failure: 'conflict', what: 'aborted a write that conflicted with another session', next: 'Run the command again.' };
   if (code === '25006') return { failure: 'read-only', what: 'is read-only (a standby)', next: 'Point writers (codescout index) at the primary; replicas serve readers only.' };
   if (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === 'ECONNRESET' || code === 'EPIPE'
     || /Connection terminated|Client has encountered a connection error|not queryable/i.test(message)) {

@@ -102,7 +102,9 @@ async function insertChunks(
 /** Upserts vectors into the shared embedding cache (inside the caller's transaction). */
 export async function storeVectors(sql: Sql, vectors: ReadonlyMap<string, Float32Array>, revision: string, now: number): Promise<void> {
   if (vectors.size === 0) return;
-  const entries = [...vectors];
+  // Rows in one order (by hash) for every writer: two namespaces' writers upserting overlapping texts of the shared
+  // cache then lock them in the same order and cannot deadlock.
+  const entries = [...vectors].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   await sql.count(
     `INSERT INTO embeddings (text_hash, revision, dims, vector, used_at)
      SELECT u.hash, $1, u.dims, u.vector::vector, $2 FROM unnest($3::text[], $4::int[], $5::text[]) AS u(hash, dims, vector)
@@ -113,10 +115,11 @@ export async function storeVectors(sql: Sql, vectors: ReadonlyMap<string, Float3
 
 async function queueTexts(sql: Sql, texts: ReadonlyMap<string, string>, now: number): Promise<void> {
   if (texts.size === 0) return;
+  const entries = [...texts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)); // one lock order, as storeVectors
   await sql.count(
     `INSERT INTO pending_texts (text_hash, embed_text, queued_at) SELECT u.hash, u.text, $1 FROM unnest($2::text[], $3::text[]) AS u(hash, text)
      ON CONFLICT (text_hash) DO NOTHING`,
-    [now, [...texts.keys()], [...texts.values()]],
+    [now, entries.map(([h]) => h), entries.map(([, t]) => t)],
   );
 }
 

@@ -2,7 +2,7 @@ import { CodeIndexError } from '../../errors.js';
 
 /** What went wrong between codescout and the database server. */
 export type StoreFailure =
-  | 'refused' | 'unknown-host' | 'timeout' | 'auth' | 'no-database' | 'tls' | 'lost' | 'permission' | 'read-only';
+  | 'refused' | 'unknown-host' | 'timeout' | 'auth' | 'no-database' | 'tls' | 'lost' | 'permission' | 'read-only' | 'conflict';
 
 /**
  * The PostgreSQL store could not be reached or used: connection refused, timed out, authentication or TLS failed,
