@@ -42,6 +42,8 @@ export class PostgresCatalog implements AsyncCatalog {
   readonly schemaVersion = LATEST_SCHEMA_VERSION;
   private closed = false;
   private lostWriter: Error | undefined;
+  /** The last use of the writer's connection, which the next one waits for (see serially). */
+  private writerTail: Promise<void> = Promise.resolve();
   private sizeCache: { generation: number; count: number; averageTokens: number } | undefined;
   private dfCache: { generation: number; df: Map<string, number> } = { generation: -1, df: new Map() };
 
@@ -102,9 +104,27 @@ export class PostgresCatalog implements AsyncCatalog {
     return sqlOver(this.pool, this.settings.connectionString);
   }
 
-  /** The writer's connection; throws ConfigError for readers and StoreUnavailableError once the lock's connection is gone. */
+  /**
+   * The writer's connection, one statement or transaction at a time (see {@link serially}); throws ConfigError for
+   * readers and StoreUnavailableError once the lock's connection is gone.
+   */
   private get write(): Sql {
-    return sqlOver(this.writable(), this.settings.connectionString);
+    const sql = sqlOver(this.writable(), this.settings.connectionString);
+    return {
+      rows: (text, values) => this.serially(() => sql.rows(text, values)),
+      count: (text, values) => this.serially(() => sql.count(text, values)),
+    };
+  }
+
+  /**
+   * Runs `fn` after every earlier use of the writer's connection has settled. The writer lock lives on that one
+   * connection, so every write goes through it; callers above may overlap their calls, and a statement sent while
+   * another call's transaction is open would run inside it (or its BEGIN inside that one).
+   */
+  private serially<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.writerTail.then(fn, fn);
+    this.writerTail = run.then(() => undefined, () => undefined);
+    return run;
   }
 
   private writable(): pg.Client {
@@ -118,7 +138,8 @@ export class PostgresCatalog implements AsyncCatalog {
   }
 
   private transaction<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
-    return inTransaction(this.writable(), this.settings.connectionString, fn);
+    const client = this.writable();
+    return this.serially(() => inTransaction(client, this.settings.connectionString, fn));
   }
 
   private async namespace(): Promise<NamespaceRow> {

@@ -20,6 +20,17 @@ describe.skipIf(isPostgresSkipped)('PostgreSQL store: files, chunks, namespaces,
     return suite.track(catalog);
   }
 
+
+  it('runs overlapping writes one after another on the writer connection: a failing transaction takes no other write with it', async () => {
+    const catalog = await writer();
+    // A NUL byte is no valid PostgreSQL text: this replaceFile fails inside its transaction.
+    const failing = catalog.replaceFile(fileInput('src/bad.ts', [{ chunk: chunk('bad', 'function bad() {}\u0000', 1) }]));
+    const marked = catalog.markReset('overlapping write');
+    await expect(failing).rejects.toThrow();
+    await marked;
+    expect(await catalog.resetReason()).toBe('overlapping write');
+    expect(await catalog.getFile('src/bad.ts')).toBeUndefined();
+  });
   it('round-trips replaceFile: rows as written, unchanged chunks keep their ids, moved ones their ids with new lines', async () => {
     const catalog = await writer();
     const alpha = chunk('alpha', 'function alpha() { return 1; }', 1);
