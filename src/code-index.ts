@@ -100,8 +100,9 @@ export async function openIndex(given: OpenIndexOptions): Promise<CodeIndex> {
   // The globs the index was built with, so that every opener indexes what `codescout index` was told to.
   // Read strictly only when they would apply: an opener that gives its own globs or forgets the stored ones (index
   // --reset-filters) must get past a damaged file.
-  const storedFilters = given.useStoredFilters === false ? null : hasOwnGlobs(given) ? readStoredFiltersIfSound(indexDir) : readStoredFilters(indexDir);
-  const options = given.useStoredFilters === false ? given : applyStoredFilters(given, storedFilters);
+  const forgetStored = given.useStoredFilters === false;
+  const storedFilters = forgetStored ? null : hasOwnGlobs(given) ? readStoredFiltersIfSound(indexDir) : readStoredFilters(indexDir);
+  const options = forgetStored ? given : applyStoredFilters(given, storedFilters);
   const config = options === given ? located : resolveConfig(options);
   const discovery = discoverySettingsFor(config, indexDir);
   await makeIndexFolder(indexDir);

@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile, cp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { afterEach } from 'vitest';
 
 /** A temporary folder with files written from a map of relative path -> content; removed by `dispose`. */
 export interface TempTree {
@@ -35,6 +36,19 @@ export async function createTempTree(files: Record<string, string> = {}, copyFro
   };
   for (const [rel, content] of Object.entries(files)) await tree.write(rel, content);
   return tree;
+}
+
+/** A maker of temp trees of `files` for the calling test file, each removed after the test that made it. */
+export function tempTreesPerTest(files: Record<string, string> = {}): () => Promise<TempTree> {
+  const trees: TempTree[] = [];
+  afterEach(async () => {
+    for (const t of trees.splice(0)) await t.dispose();
+  });
+  return async () => {
+    const tree = await createTempTree(files);
+    trees.push(tree);
+    return tree;
+  };
 }
 
 /** A small code base whose symbols answer known questions. */

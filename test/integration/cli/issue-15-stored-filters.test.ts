@@ -1,25 +1,16 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openIndex } from '../../../src/index.js';
 import { runCli, spawnCli, waitForExit, waitForOutput, type CliRun } from '../../helpers/cli.js';
-import { createTempTree, SMALL_REPO, type TempTree } from '../../helpers/fixture-tree.js';
+import { SMALL_REPO, tempTreesPerTest, type TempTree } from '../../helpers/fixture-tree.js';
 import { assertMatchesSchema, startMcp, structured } from '../mcp/mcp-client.js';
 
 // Issue 15: `index --include/--exclude` given on the command line are stored with the index, so a later watch or mcp
 // on it indexes what index was told to instead of silently indexing everything again.
 
-const trees: TempTree[] = [];
-afterEach(async () => {
-  for (const t of trees.splice(0)) await t.dispose();
-});
-
-async function tempTree(): Promise<TempTree> {
-  const tree = await createTempTree(SMALL_REPO);
-  trees.push(tree);
-  return tree;
-}
+const tempTree = tempTreesPerTest(SMALL_REPO);
 
 function cli(tree: TempTree, args: readonly string[]): Promise<CliRun> {
   return runCli([...args, '--cache-dir', tree.cacheDir]);

@@ -1,20 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli, spawnCli, waitForExit, waitForOutput } from '../../helpers/cli.js';
-import { createTempTree, SMALL_REPO, type TempTree } from '../../helpers/fixture-tree.js';
+import { SMALL_REPO, tempTreesPerTest } from '../../helpers/fixture-tree.js';
 import { assertMatchesSchema } from '../mcp/mcp-client.js';
 
 // Issue 15, "Output for people": one root argument for every command, and a watcher that names its files.
 
-const trees: TempTree[] = [];
-afterEach(async () => {
-  for (const t of trees.splice(0)) await t.dispose();
-});
-
-async function tempTree(): Promise<TempTree> {
-  const tree = await createTempTree(SMALL_REPO);
-  trees.push(tree);
-  return tree;
-}
+const tempTree = tempTreesPerTest(SMALL_REPO);
 
 describe('--root is accepted by every command that takes a root (issue 15)', () => {
   it('index, status and watch take --root R as well as the positional root; the same folder twice is fine', async () => {

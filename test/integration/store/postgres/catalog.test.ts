@@ -31,6 +31,7 @@ describe.skipIf(isPostgresSkipped)('PostgreSQL store: files, chunks, namespaces,
     expect(await catalog.resetReason()).toBe('overlapping write');
     expect(await catalog.getFile('src/bad.ts')).toBeUndefined();
   });
+
   it('round-trips replaceFile: rows as written, unchanged chunks keep their ids, moved ones their ids with new lines', async () => {
     const catalog = await writer();
     const alpha = chunk('alpha', 'function alpha() { return 1; }', 1);
