@@ -67,9 +67,14 @@ export function openPool(settings: ConnectionSettings): pg.Pool {
   return pool;
 }
 
-/** A connected dedicated client (the writer's). Throws StoreUnavailableError when the server cannot be reached. */
+/**
+ * A connected dedicated client (the writer's). A connection that drops emits 'error' even between statements (a
+ * writer waiting for its lock, a server restart), which would crash the process without a listener; the error is
+ * kept for the next statement, which fails as 'lost'. Throws StoreUnavailableError when the server cannot be reached.
+ */
 export async function connectClient(settings: ConnectionSettings): Promise<pg.Client> {
   const client = new pg.Client(clientConfig(settings));
+  client.on('error', () => undefined);
   try {
     await client.connect();
   } catch (error) {

@@ -25,6 +25,8 @@ export interface PostgresCatalogOptions extends ConnectionSettings {
   readonly ref: string;
   /** `write` migrates the schema, creates the namespace and takes its writer lock; `read` does none of that. */
   readonly mode: 'write' | 'read';
+  /** How long a writer waits for another writer of the namespace to let go of its lock, in ms (default 0: fail at once). */
+  readonly lockWaitMs?: number;
 }
 
 interface NamespaceRow {
@@ -61,8 +63,9 @@ export class PostgresCatalog implements AsyncCatalog {
 
   /**
    * Opens the namespace. Writers migrate the schema, create the namespace if new and take its writer lock; readers
-   * check the schema and find the namespace. Throws StoreUnavailableError (unreachable, auth, TLS), IndexLockedError
-   * (another writer, named), IndexMismatchError (other schema) and ConfigError (a reader's namespace does not exist).
+   * check the schema and find the namespace. Every connection opened is closed again when the open fails. Throws
+   * StoreUnavailableError (unreachable, auth, TLS), IndexLockedError (another writer still holds the lock after
+   * `lockWaitMs`, named), IndexMismatchError (other schema) and ConfigError (a reader's namespace does not exist).
    * @example const catalog = await PostgresCatalog.open({ connectionString, repo: 'acme/shop', ref: 'main', mode: 'read' });
    */
   static async open(options: PostgresCatalogOptions): Promise<PostgresCatalog> {
@@ -85,7 +88,7 @@ export class PostgresCatalog implements AsyncCatalog {
         `INSERT INTO namespaces (repo, ref) VALUES ($1, $2) ON CONFLICT (repo, ref) DO UPDATE SET repo = excluded.repo RETURNING id`,
         [options.repo, options.ref],
       );
-      const holder = await acquireWriterLock(writerSql, { namespaceId: row!.id, label: labelOf(options) });
+      const holder = await acquireWriterLock(writerSql, { namespaceId: row!.id, label: labelOf(options), waitMs: options.lockWaitMs });
       return new PostgresCatalog(options, pool, writer, row!.id, holder);
     } catch (error) {
       await writer?.end().catch(() => undefined);

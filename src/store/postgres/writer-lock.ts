@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import { IndexLockedError } from '../../errors.js';
 import type { Sql } from './connection.js';
 import { ADVISORY_LOCK_CLASS } from './migrate.js';
@@ -20,22 +21,45 @@ export interface LockSubject {
   readonly label: string;
 }
 
+/** What {@link acquireWriterLock} locks and how long it waits. */
+export interface AcquireWriterLockOptions extends LockSubject {
+  /** How long to wait for another writer to let go before failing, in ms (default 0: fail at once). */
+  readonly waitMs?: number;
+}
+
+/** Pauses between attempts while waiting for the lock: the first, doubling up to the last, in ms. */
+const LOCK_RETRY = Object.freeze({ firstPauseMs: 50, maxPauseMs: 500 });
+
 /**
- * Takes the writer lock of a namespace on the writer's own connection: a session advisory lock (try-lock, never
- * waits), freed by {@link releaseWriterLock} or by the server when the connection ends (a killed writer frees it).
+ * Takes the writer lock of a namespace on the writer's own connection: a session advisory lock, freed by
+ * {@link releaseWriterLock} or by the server when the connection ends (a killed writer frees it). While another
+ * writer holds it, tries again (pg_try_advisory_lock, pauses growing from 50 to 500 ms) until `waitMs` has passed;
+ * a try-lock rather than a blocking pg_advisory_lock, so the wait needs no statement timeout and ends on our clock.
  * Records the holder in `writer_locks`. Throws IndexLockedError naming the holder's host, pid and start time.
  */
-export async function acquireWriterLock(sql: Sql, subject: LockSubject): Promise<WriterLockHolder> {
-  const [got] = await sql.rows<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, $2::integer) AS locked', [ADVISORY_LOCK_CLASS, subject.namespaceId]);
-  if (!got?.locked) throw lockedError(subject, await currentHolder(sql, subject.namespaceId));
+export async function acquireWriterLock(sql: Sql, options: AcquireWriterLockOptions): Promise<WriterLockHolder> {
+  const waitMs = Math.max(0, options.waitMs ?? 0);
+  const deadline = Date.now() + waitMs;
+  let pauseMs: number = LOCK_RETRY.firstPauseMs;
+  while (!(await tryLock(sql, options.namespaceId))) {
+    const remainingMs = deadline - Date.now();
+    if (remainingMs <= 0) throw lockedError(options, await currentHolder(sql, options.namespaceId), waitMs);
+    await delay(Math.min(pauseMs, remainingMs));
+    pauseMs = Math.min(pauseMs * 2, LOCK_RETRY.maxPauseMs);
+  }
   const [own] = await sql.rows<{ host: string; pid: number; started_at: Date; backend_pid: number }>(
     `INSERT INTO writer_locks (namespace_id, host, pid, started_at, backend_pid) VALUES ($1, $2, $3, now(), pg_backend_pid())
      ON CONFLICT (namespace_id) DO UPDATE SET host = excluded.host, pid = excluded.pid, started_at = excluded.started_at,
        backend_pid = excluded.backend_pid
      RETURNING host, pid, started_at, backend_pid`,
-    [subject.namespaceId, hostname(), process.pid],
+    [options.namespaceId, hostname(), process.pid],
   );
   return { host: own!.host, pid: own!.pid, startedAt: own!.started_at.toISOString(), backendPid: own!.backend_pid };
+}
+
+async function tryLock(sql: Sql, namespaceId: number): Promise<boolean> {
+  const [got] = await sql.rows<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, $2::integer) AS locked', [ADVISORY_LOCK_CLASS, namespaceId]);
+  return got?.locked === true;
 }
 
 /** Forgets the holder row and frees the advisory lock; runs on the connection that took it. */
@@ -62,12 +86,13 @@ export async function currentHolder(sql: Sql, namespaceId: number): Promise<Writ
   };
 }
 
-function lockedError(subject: LockSubject, holder: WriterLockHolder | undefined): IndexLockedError {
+function lockedError(subject: LockSubject, holder: WriterLockHolder | undefined, waitedMs: number): IndexLockedError {
   const who = holder === undefined
     ? 'a writer that just let go (try again)'
     : `host ${holder.host}, pid ${holder.pid}, since ${holder.startedAt} (server process ${holder.backendPid})`;
+  const waited = waitedMs > 0 ? ` after waiting ${waitedMs} ms` : '';
   return new IndexLockedError(
-    `Another writer is writing ${subject.label}: ${who}. Wait for it to finish or stop it; readers are not affected.`,
+    `Another writer is writing ${subject.label}: ${who}${waited}. Wait for it to finish or stop it; readers are not affected.`,
     subject.label,
     holder?.pid ?? 0,
   );
