@@ -1,9 +1,15 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { servedOrInProcess } from './cli/ask-server.js';
 import { packageVersion } from './cli/package-version.js';
 import { toKnownError } from './cli/known-errors.js';
 import { rootArgument } from './cli/root-arg.js';
 import { eprintLines, eprintln, escapeControl, type CliIO } from './cli/output.js';
+
+// The shared index and its namespace, for every command that opens an index (watch and mcp keep a local layer of the
+// checkout's own edits over it; only index writes it).
+const storeOption = (): Option => new Option('--store <url>', 'the shared index in PostgreSQL: postgres://user@host:5432/db (env CODESCOUT_STORE; default: the embedded store)');
+const repoOption = (): Option => new Option('--repo <name>', 'the repository in the shared store (default: the git origin, e.g. github.com/acme/shop)');
+const refOption = (): Option => new Option('--ref <branch>', 'the branch in the shared store (default: the checkout\'s current branch)');
 
 // Each command's module is loaded when it runs: a warm `search` or `query` (answered by a query server) then never
 // loads the model runtime, SQLite or tree-sitter, and `--version` or `--help` neither.
@@ -46,9 +52,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .description('build or update the index of a folder (default: the current folder)')
     .option('--root <dir>', 'the folder (same as the [root] argument)')
     .option('--cache-dir <dir>', 'where indexes live (default: <root>/index-cache; env CODESCOUT_CACHE_DIR)')
-    .option('--store <url>', 'the shared index in PostgreSQL: postgres://user@host:5432/db (env CODESCOUT_STORE; default: the embedded store)')
-    .option('--repo <name>', 'the repository in the shared store (default: the git origin, e.g. github.com/acme/shop)')
-    .option('--ref <branch>', 'the branch in the shared store (default: the checkout\'s current branch)')
+    .addOption(storeOption()).addOption(repoOption()).addOption(refOption())
     .option('--model <id>', 'embedding model id (see: codescout model list)')
     .option('--model-dir <dir>', 'load the model from this folder')
     .option('--include <globs>', 'only index paths matching these globs (comma-separated, repeatable; stored with the index for watch and mcp)', collect, [])
@@ -63,9 +67,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .description('show what an index holds')
     .option('--root <dir>', 'the folder (same as the [root] argument)')
     .option('--cache-dir <dir>', 'where indexes live')
-    .option('--store <url>', 'the shared index in PostgreSQL: postgres://user@host:5432/db (env CODESCOUT_STORE; default: the embedded store)')
-    .option('--repo <name>', 'the repository in the shared store (default: the git origin, e.g. github.com/acme/shop)')
-    .option('--ref <branch>', 'the branch in the shared store (default: the checkout\'s current branch)')
+    .addOption(storeOption()).addOption(repoOption()).addOption(refOption())
     .option('--model <id>', 'embedding model id')
     .option('--verify', 'check the index end to end; exit 6 when a problem is found')
     .option('--json', 'machine-readable output')
@@ -75,9 +77,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .description('one-shot search (vector, lexical or hybrid)')
     .option('--root <dir>', 'the indexed folder (default: current folder)')
     .option('--cache-dir <dir>', 'where indexes live')
-    .option('--store <url>', 'the shared index in PostgreSQL: postgres://user@host:5432/db (env CODESCOUT_STORE; default: the embedded store)')
-    .option('--repo <name>', 'the repository in the shared store (default: the git origin, e.g. github.com/acme/shop)')
-    .option('--ref <branch>', 'the branch in the shared store (default: the checkout\'s current branch)')
+    .addOption(storeOption()).addOption(repoOption()).addOption(refOption())
     .option('--model <id>', 'embedding model id')
     .option('-k <n>', 'number of results', '10')
     .option('--mode <mode>', 'vector | lexical | hybrid', 'hybrid')
@@ -96,6 +96,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .description('keep the index current while you work (Ctrl-C to stop)')
     .option('--root <dir>', 'the folder (same as the [root] argument)')
     .option('--cache-dir <dir>', 'where indexes live')
+    .addOption(storeOption()).addOption(repoOption()).addOption(refOption())
     .option('--model <id>', 'embedding model id')
     .option('--poll', 'poll the file system instead of OS events')
     .option('--json', 'one JSON line per event')
@@ -105,9 +106,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .description('the iterative retrieval loop: search, evaluate, refine, up to --max-cycles times')
     .option('--root <dir>', 'the indexed folder (default: current folder)')
     .option('--cache-dir <dir>', 'where indexes live')
-    .option('--store <url>', 'the shared index in PostgreSQL: postgres://user@host:5432/db (env CODESCOUT_STORE; default: the embedded store)')
-    .option('--repo <name>', 'the repository in the shared store (default: the git origin, e.g. github.com/acme/shop)')
-    .option('--ref <branch>', 'the branch in the shared store (default: the checkout\'s current branch)')
+    .addOption(storeOption()).addOption(repoOption()).addOption(refOption())
     .option('--model <id>', 'embedding model id')
     .option('--keywords <words>', 'extra keywords (comma-separated, repeatable)', collect, [])
     .option('--patterns <globs>', 'search only within these globs', collect, [])
@@ -126,6 +125,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .description('serve the index to MCP clients over stdio (tools: retrieve_context, search_code, index_status, reindex)')
     .option('--root <dir>', 'the folder (same as the [root] argument)')
     .option('--cache-dir <dir>', 'where indexes live')
+    .addOption(storeOption()).addOption(repoOption()).addOption(refOption())
     .option('--model <id>', 'embedding model id')
     .option('--model-dir <dir>', 'load the model from this folder')
     .option('--no-watch', 'do not keep the index live with a file watcher')
@@ -135,6 +135,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .description('hold the index open with its model loaded and answer search and query from other shells at once (Ctrl-C to stop)')
     .option('--root <dir>', 'the folder (same as the [root] argument)')
     .option('--cache-dir <dir>', 'where indexes live')
+    .addOption(storeOption()).addOption(repoOption()).addOption(refOption())
     .option('--model <id>', 'embedding model id')
     .option('--model-dir <dir>', 'load the model from this folder')
     .action(async (root: string | undefined, opts) => setExit(await (await import('./cli/serve-command.js')).runServe(io, rootArgument(root, opts.root), opts)));

@@ -9,6 +9,7 @@ import { ConfigError } from './errors.js';
 import { discoverySettingsFor, type DiscoverySettings } from './indexer/discovery-settings.js';
 import { makeIndexFolder } from './indexer/index-folder.js';
 import { indexDirFor, isWritableLocation, readonlyLocationError } from './indexer/index-location.js';
+import { openSharedReader } from './indexer/overlay-storage.js';
 import { openPostgresStorage } from './indexer/postgres-storage.js';
 import { openSqliteStorage } from './indexer/sqlite-storage.js';
 import { verifyIndex } from './indexer/verify-index.js';
@@ -44,6 +45,12 @@ export interface OpenIndexOptions extends IndexOptions {
    * long as the index stays open. The embedded store ignores it (its writers lock per write).
    */
   storeRole?: 'writer' | 'reader';
+  /**
+   * For a reader of a shared store: keep this working tree's edits in a local layer over the shared index, which this
+   * index writes (`watch`, `mcp`), so changed, added and deleted files are searchable at once without writing to the
+   * shared store. Default false: read the local layer another process keeps, if any, and write nothing.
+   */
+  localEdits?: boolean;
 }
 
 /** Options of {@link CodeIndex.search}. */
@@ -105,7 +112,8 @@ export async function openIndex(given: OpenIndexOptions): Promise<CodeIndex> {
   const options = forgetStored ? given : applyStoredFilters(given, storedFilters);
   const config = options === given ? located : resolveConfig(options);
   const discovery = discoverySettingsFor(config, indexDir);
-  await makeIndexFolder(indexDir);
+  // A plain reader of a shared store keeps nothing on this machine: no folder is made for it.
+  if (config.store === null || options.storeRole === 'writer' || options.localEdits === true) await makeIndexFolder(indexDir);
   const notes: string[] = [];
   const note = (message: string): void => {
     notes.push(message);
@@ -125,12 +133,21 @@ async function openStorage(o: { config: Config; indexDir: string; options: OpenI
 }> {
   const { config, indexDir, options } = o;
   const rebuild = options.rebuild ?? false;
+  if (config.store !== null && options.storeRole === 'writer') {
+    const storage = await openPostgresStorage({ store: config.store, root: config.root, role: 'writer', model: config.model, rebuild, lockWaitMs: config.lockWaitMs });
+    return { storage, readonly: false, refusal: (action) => readonlyLocationError(indexDir, action) };
+  }
   if (config.store !== null) {
-    const role = options.storeRole ?? 'reader';
-    const storage = await openPostgresStorage({ store: config.store, root: config.root, role, model: config.model, rebuild });
-    const refusal = (action: string): ConfigError =>
-      new ConfigError(`Cannot ${action}: ${storage.catalog.label} was opened for reading. Only codescout index --store ... writes a shared index.`, 'store');
-    return { storage, readonly: role === 'reader', refusal };
+    if (rebuild) throw new ConfigError('A reader of the shared store cannot rebuild it: codescout index --store ... --rebuild writes.', 'rebuild');
+    const { storage, writable, label } = await openSharedReader({
+      store: config.store, root: config.root, indexDir, model: config.model, lockWaitMs: config.lockWaitMs, localEdits: options.localEdits ?? false, note: o.note,
+    });
+    const refusal = (action: string): ConfigError => new ConfigError(
+      `Cannot ${action}: the shared index ${label} is open for reading. codescout index --store ... writes it; ` +
+        'codescout watch --store ... keeps your own edits in a local layer over it.',
+      'store',
+    );
+    return { storage, readonly: !writable, refusal };
   }
   // Readers of a read-only location (a shared cache, a read-only mount) open for reading; writers then fail with exit 2.
   const readonly = !isWritableLocation(indexDir);

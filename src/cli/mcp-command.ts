@@ -21,7 +21,8 @@ export async function runMcp(io: CliIO, root: string | undefined, o: IndexCliOpt
   // stdout carries JSON-RPC and nothing else: a dependency that logs with console.log must not corrupt it.
   console.log = console.info = console.debug = console.warn = (...args: unknown[]) => console.error(...args);
   const log = (message: string): void => eprintln(io, message);
-  const index = await openIndex(indexOptions(root, o));
+  // With a shared store and the watcher on, the working tree's edits go to a local layer over the shared index.
+  const index = await openIndex({ ...indexOptions(root, o), localEdits: o.watch !== false });
   const filtersNote = storedFiltersNote(index.storedFilters);
   if (filtersNote !== null) log(filtersNote);
   for (const note of index.notes) log(`codescout: ${note}`);

@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import type { CodeIndex } from '../code-index.js';
+import { ConfigError } from '../errors.js';
 import type { LineServer } from '../serve/line-server.js';
 import type { OptionValue, ServedCommand } from '../serve/protocol.js';
 import { startQueryServer, type CommandOutcome } from '../serve/query-server.js';
@@ -19,6 +20,13 @@ import { searchWith, type SearchCliOptions } from './search-command.js';
  * @throws ServerBusyError, ConfigError or the listen error when `required` is true.
  */
 export async function serveQueries(index: CodeIndex, o: { log: (line: string) => void; required: boolean }): Promise<LineServer | null> {
+  if (index.config.store !== null) {
+    // Every search and query of a shared store reads it (and the local layer of edits) in its own process.
+    const why = 'the index is in a shared store (--store): search and query read it in their own process';
+    if (o.required) throw new ConfigError(`Nothing to serve: ${why}. Run search and query with --store instead.`, 'store');
+    o.log(`codescout: not answering search and query over a socket: ${why}`);
+    return null;
+  }
   const location = socketLocationOf(index.indexDir);
   try {
     const server = await startQueryServer({

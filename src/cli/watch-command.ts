@@ -22,7 +22,8 @@ export function namePaths(paths: readonly string[], max = MAX_NAMED_PATHS): stri
  * when it applies what is pending, saves and exits 0.
  */
 export async function runWatch(io: CliIO, root: string | undefined, o: IndexCliOptions & { poll?: boolean }): Promise<number> {
-  const index = await openIndex(indexOptions(root, o));
+  // With a shared store, the working tree's edits go to a local layer over it: the shared index is never written.
+  const index = await openIndex({ ...indexOptions(root, o), localEdits: true });
   try {
     index.assertWritable(); // one clear line now, not a watcher error and then the same error again
   } catch (error) {

@@ -19,6 +19,8 @@ export interface OpenPostgresStorageOptions {
   readonly model: ModelSpec;
   /** Empty the namespace (a writer only) and start again. */
   readonly rebuild: boolean;
+  /** How long a writer waits for another writer of the namespace to finish (ms; 0 = refuse at once). */
+  readonly lockWaitMs?: number;
 }
 
 /**
@@ -29,8 +31,7 @@ export interface OpenPostgresStorageOptions {
  */
 export async function openPostgresStorage(o: OpenPostgresStorageOptions): Promise<PostgresStorage> {
   const { repo, ref } = await storeNamespace(o.root, o.store);
-  if (o.rebuild && o.role === 'reader') throw new ConfigError('A reader of the shared store cannot rebuild it: codescout index --rebuild writes.', 'rebuild');
-  const catalog = await PostgresCatalog.open({ connectionString: o.store.connectionString, repo, ref, mode: o.role === 'writer' ? 'write' : 'read' });
+  const catalog = await PostgresCatalog.open({ connectionString: o.store.connectionString, repo, ref, mode: o.role === 'writer' ? 'write' : 'read', lockWaitMs: o.lockWaitMs });
   try {
     const manifest = await catalog.getManifest();
     if (manifest && !o.rebuild && (manifest.model !== o.model.id || manifest.dimension !== o.model.dimension)) {

@@ -55,3 +55,13 @@ export function buildMatchExpression(
   // The words hold only letters, digits and `_`; quoting still guards against keywords like OR and NEAR.
   return kept.map((t) => `"${t.replaceAll('"', '""')}"`).join(' OR ');
 }
+
+/**
+ * The terms of an FTS5 MATCH expression as {@link buildMatchExpression} writes it (`"a" OR "b"`),
+ * as written (lower-case words and identifier parts; the PostgreSQL store folds them to look them up). Stores
+ * that rank by themselves (the PostgreSQL catalog, the overlay's score scale) reuse it, so query terms, stop words and
+ * the common-term cut agree with the SQLite store.
+ */
+export function termsOfMatchExpression(match: string): string[] {
+  return [...match.matchAll(/"((?:[^"]|"")*)"/g)].map((quoted) => quoted[1]!.replaceAll('""', '"'));
+}

@@ -26,9 +26,11 @@ function contentKey(c: { hash: string; kind: string; symbol: string; parent: str
 /**
  * The body of `Catalog.replaceFile`; runs inside the caller's transaction. An old chunk whose content
  * (hash, kind, symbol, parent, signature, text) reappears keeps its row id, so its HNSW entry and FTS row
- * stay; only its position columns are updated. Everything else is deleted or inserted.
+ * stay; only its position columns are updated. Everything else is deleted or inserted. Bumps the generation when
+ * chunks or the file's content hash changed.
  */
 export function replaceFileRows(db: Database.Database, input: ReplaceFileInput, now: number): ReplaceFileResult {
+  const before = db.prepare('SELECT content_hash FROM files WHERE path = ?').pluck().get(input.path) as string | undefined;
   const fileId = upsertFile(db, input, now);
   const oldRows = db
     .prepare(
@@ -81,7 +83,8 @@ export function replaceFileRows(db: Database.Database, input: ReplaceFileInput, 
   deleteChunkRows(db, removedRowIds);
   storeVectors(db, input, now);
   queueTexts(db, input.pending ?? new Map(), now);
-  if (added.length > 0 || removedRowIds.length > 0 || moved > 0) bumpGeneration(db);
+  // A new or changed file counts even without chunks: readers that list files (an overlay's shadowed paths) look too.
+  if (added.length > 0 || removedRowIds.length > 0 || moved > 0 || before !== input.contentHash) bumpGeneration(db);
   return { removedRowIds, added, keptCount };
 }
 

@@ -1,8 +1,8 @@
 import type { LexicalHit } from '../catalog-types.js';
-import { buildMatchExpression } from '../fts-query.js';
+import { buildMatchExpression, termsOfMatchExpression } from '../fts-query.js';
 import type { LexicalSearchOptions } from '../catalog-port.js';
 import type { Sql } from './connection.js';
-import { COLUMN_WEIGHTS, foldToken, quoteLexeme, termsOfMatchExpression } from './tsvector.js';
+import { COLUMN_WEIGHTS, foldToken, quoteLexeme } from './tsvector.js';
 
 /** FTS5's BM25 constants, so scores compare with the SQLite store's. */
 const K1 = 1.2;

@@ -58,12 +58,3 @@ export function chunkTsvector(columns: LexicalColumns): { literal: string; token
 export function quoteLexeme(token: string): string {
   return `'${token.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
 }
-
-/**
- * The terms of an FTS5 MATCH expression as `buildMatchExpression` (src/store/fts-query.ts) writes it (`"a" OR "b"`),
- * as written (lower-case words and identifier parts; fold them with {@link foldToken} to look them up). The
- * PostgreSQL catalog reuses that function, so query terms, stop words and the common-term cut match the SQLite store.
- */
-export function termsOfMatchExpression(match: string): string[] {
-  return [...match.matchAll(/"((?:[^"]|"")*)"/g)].map((quoted) => quoted[1]!.replaceAll('""', '"'));
-}

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresCatalog } from '../../../src/store/postgres/postgres-catalog.js';
-import { runCli } from '../../helpers/cli.js';
+import { runCli, spawnCli, waitForExit, waitForOutput } from '../../helpers/cli.js';
 import { createTempTree, SMALL_REPO, type TempTree } from '../../helpers/fixture-tree.js';
 import { freePort, isPostgresSkipped, startPostgres, type PostgresServer } from '../../support/postgres-server.js';
 
@@ -110,5 +110,39 @@ describe.skipIf(isPostgresSkipped)('issue 18: codescout index/search/query/statu
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).not.toContain('hunter2');
     expect(run.stderr).toContain(`127.0.0.1:${port}`);
+  });
+
+  it('watch --store keeps this checkout\'s edits in a local layer: another shell\'s search --store finds them; the shared index is untouched', async () => {
+    const sharedPaths = async (): Promise<string[]> => {
+      const shared = await PostgresCatalog.open({ connectionString: server.connectionString, repo: NS[1]!, ref: NS[3]!, mode: 'read' });
+      try {
+        return (await shared.listFiles()).map((f) => f.path);
+      } finally {
+        await shared.close();
+      }
+    };
+    const before = await sharedPaths();
+    const child = spawnCli(['watch', tree.root, '--cache-dir', tree.cacheDir, ...store, ...NS]);
+    const search = (text: string) => runCli(['search', text, '--root', tree.root, '--cache-dir', tree.cacheDir, ...store, ...NS, '-k', '3', '--json']);
+    try {
+      await waitForOutput(child, 'stdout', /watching .* \(6 files, \d+ chunks\)/);
+      const added = waitForOutput(child, 'stdout', /1 changed, 0 removed: 1 chunks embedded/);
+      await tree.write('src/geo/compass.ts', 'export function bearingDegrees(from: number, to: number): number {\n  return (to - from + 360) % 360;\n}\n');
+      await added;
+      const found = await search('compass bearing in degrees between two headings');
+      expect(found.code, found.stderr).toBe(0);
+      expect(JSON.parse(found.stdout).hits[0]).toMatchObject({ path: 'src/geo/compass.ts', symbol: 'bearingDegrees' });
+      const removed = waitForOutput(child, 'stdout', /0 changed, 1 removed/);
+      await tree.remove('src/billing/invoice.ts');
+      await removed;
+      const gone = await search('sum the lines of an invoice and add tax');
+      expect(JSON.parse(gone.stdout).hits.map((h: { path: string }) => h.path)).not.toContain('src/billing/invoice.ts');
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect((await waitForExit(child)).code).toBe(0);
+    expect(await sharedPaths()).toEqual(before);
+    await tree.write('src/billing/invoice.ts', SMALL_REPO['src/billing/invoice.ts']!);
+    await tree.remove('src/geo');
   });
 });
