@@ -3,7 +3,7 @@ import type { AsyncCatalog, LexicalSearchOptions } from '../catalog-port.js';
 import type {
   CatalogStats, ChunkRow, FileRow, LexicalHit, Manifest, ReplaceFileInput, ReplaceFileResult,
 } from '../catalog-types.js';
-import { fromLocal, isLocalRow, localKeys, splitRowIds, toLocal } from './layer-ids.js';
+import { fromBase, fromLocal, isLocalRow, rekey, splitRowIds, toBase, toLocal, withOverlayIds } from './layer-ids.js';
 import { mergeLexicalHits } from './lexical-merge.js';
 
 /** content_hash of a local file row that hides a file of the shared layer: gone (or no longer indexed) here. */
@@ -20,8 +20,8 @@ const LIST_BASE_FILES_FROM = 20;
  * as if the shared index had been built from this working tree, without writing to it. A file written back to the
  * shared layer's content leaves the local layer again.
  *
- * Row ids: the shared layer's as they are, the local layer's negated (layer-ids.ts). Every write goes to the local
- * layer. Counts that would need a scan of the shared layer per path (chunkCount, documentFrequencies) add both layers
+ * Row ids interleave the layers' own (layer-ids.ts), so an overlay can be the shared layer of another. Every write
+ * goes to the local layer. Counts that would need a scan of the shared layer per path (chunkCount, documentFrequencies) add both layers
  * and so include the shared chunks of shadowed files: they feed ranking statistics, where that is noise.
  */
 export class OverlayCatalog implements AsyncCatalog {
@@ -111,7 +111,7 @@ export class OverlayCatalog implements AsyncCatalog {
     const result = await this.local.replaceFile({ ...input, vectors: await this.vectorsToCopy(input) });
     return {
       removedRowIds: result.removedRowIds.map(fromLocal),
-      added: result.added.map((a) => ({ rowId: fromLocal(a.rowId), hash: a.hash })),
+      added: withOverlayIds(result.added, fromLocal),
       keptCount: result.keptCount,
     };
   }
@@ -163,30 +163,28 @@ export class OverlayCatalog implements AsyncCatalog {
   async getChunks(rowIds: readonly number[]): Promise<ChunkRow[]> {
     const { base, local } = splitRowIds(rowIds);
     const [shared, own] = await Promise.all([this.base.getChunks(base), this.local.getChunks(local)]);
-    const byId = new Map<number, ChunkRow>(shared.map((r) => [r.rowId, r]));
-    for (const r of own) byId.set(fromLocal(r.rowId), { ...r, rowId: fromLocal(r.rowId) });
+    const byId = new Map<number, ChunkRow>([...withOverlayIds(shared, fromBase), ...withOverlayIds(own, fromLocal)].map((r) => [r.rowId, r]));
     return rowIds.flatMap((id) => byId.get(id) ?? []);
   }
 
   async rowPaths(rowIds: readonly number[]): Promise<Map<number, string>> {
     const { base, local } = splitRowIds(rowIds);
     const [shared, own] = await Promise.all([this.base.rowPaths(base), this.local.rowPaths(local)]);
-    return new Map([...shared, ...localKeys(own)]);
+    return new Map([...rekey(shared, fromBase), ...rekey(own, fromLocal)]);
   }
 
   async getChunkByRowId(rowId: number): Promise<ChunkRow | undefined> {
-    if (!isLocalRow(rowId)) return this.base.getChunkByRowId(rowId);
-    const row = await this.local.getChunkByRowId(toLocal(rowId));
+    const row = isLocalRow(rowId) ? await this.local.getChunkByRowId(toLocal(rowId)) : await this.base.getChunkByRowId(toBase(rowId));
     return row === undefined ? undefined : { ...row, rowId };
   }
 
   /** Both layers' best hits, the shared layer's without shadowed files, the local scores put on the shared scale. */
   async lexicalSearch(query: string, options: LexicalSearchOptions): Promise<LexicalHit[]> {
     const shadow = await this.shadowed();
-    if (shadow.size === 0) return this.base.lexicalSearch(query, options);
+    if (shadow.size === 0) return withOverlayIds(await this.base.lexicalSearch(query, options), fromBase);
     const accept = (path: string): boolean => !shadow.has(path) && (options.accept?.(path) ?? true);
     const [shared, own] = await Promise.all([this.base.lexicalSearch(query, { ...options, accept }), this.local.lexicalSearch(query, options)]);
-    return mergeLexicalHits({ query, options, shared, own: own.map((h) => ({ ...h, rowId: fromLocal(h.rowId) })), layers: this });
+    return mergeLexicalHits({ query, options, shared: withOverlayIds(shared, fromBase), own: withOverlayIds(own, fromLocal), layers: this });
   }
 
   async documentFrequencies(words: readonly string[]): Promise<Map<string, number>> {
@@ -200,7 +198,7 @@ export class OverlayCatalog implements AsyncCatalog {
       this.shadowed(), this.local.findSymbolRowIds(names, limit, options), this.base.findSymbolRowIds(names, limit, options),
     ]);
     const paths = shadow.size === 0 ? new Map<number, string>() : await this.base.rowPaths(shared);
-    const ids = [...own.map(fromLocal), ...shared.filter((id) => !shadow.has(paths.get(id) ?? ''))];
+    const ids = [...own.map(fromLocal), ...shared.filter((id) => !shadow.has(paths.get(id) ?? '')).map(fromBase)];
     return limit === undefined ? ids : ids.slice(0, limit);
   }
 
@@ -216,19 +214,19 @@ export class OverlayCatalog implements AsyncCatalog {
 
   /** Both layers' rows (the shared layer's first), shadowed ones included: for verification and sampling. */
   async *allVectors(revision: string): AsyncGenerator<{ rowId: number; vector: Float32Array }> {
-    yield* this.base.allVectors(revision);
+    for await (const item of this.base.allVectors(revision)) yield { rowId: fromBase(item.rowId), vector: item.vector };
     for await (const item of this.local.allVectors(revision)) yield { rowId: fromLocal(item.rowId), vector: item.vector };
   }
 
   async vectorsForRows(rowIds: readonly number[], revision: string): Promise<Array<{ rowId: number; vector: Float32Array }>> {
     const { base, local } = splitRowIds(rowIds);
     const [shared, own] = await Promise.all([this.base.vectorsForRows(base, revision), this.local.vectorsForRows(local, revision)]);
-    return [...shared, ...own.map((v) => ({ rowId: fromLocal(v.rowId), vector: v.vector }))];
+    return [...withOverlayIds(shared, fromBase), ...withOverlayIds(own, fromLocal)];
   }
 
   /** The local layer's: the shared layer's missing vectors are its writer's to make. */
   async missingVectors(revision: string): Promise<Array<{ rowId: number; hash: string }>> {
-    return (await this.local.missingVectors(revision)).map((m) => ({ rowId: fromLocal(m.rowId), hash: m.hash }));
+    return withOverlayIds(await this.local.missingVectors(revision), fromLocal);
   }
 
   async pendingTexts(limit: number): Promise<Array<{ hash: string; embedText: string }>> {
@@ -236,7 +234,7 @@ export class OverlayCatalog implements AsyncCatalog {
   }
 
   async storePendingVectors(vectors: ReadonlyMap<string, Float32Array>, revision: string): Promise<Array<{ rowId: number; hash: string }>> {
-    return (await this.local.storePendingVectors(vectors, revision)).map((r) => ({ rowId: fromLocal(r.rowId), hash: r.hash }));
+    return withOverlayIds(await this.local.storePendingVectors(vectors, revision), fromLocal);
   }
 
   async dropUnusedPendingTexts(): Promise<number> {
@@ -245,7 +243,7 @@ export class OverlayCatalog implements AsyncCatalog {
 
   async waitingRowIds(): Promise<number[]> {
     const [shared, own] = await Promise.all([this.base.waitingRowIds(), this.local.waitingRowIds()]);
-    return [...shared, ...own.map(fromLocal)];
+    return [...shared.map(fromBase), ...own.map(fromLocal)];
   }
 
   /** Both layers': a shared index still being built says so too. */
@@ -256,12 +254,12 @@ export class OverlayCatalog implements AsyncCatalog {
 
   async liveRowIds(): Promise<number[]> {
     const [shared, own] = await Promise.all([this.base.liveRowIds(), this.local.liveRowIds()]);
-    return [...own.map(fromLocal).reverse(), ...shared];
+    return [...shared.map(fromBase), ...own.map(fromLocal)].sort((a, b) => a - b);
   }
 
-  /** The shared layer's (the local layer's ids are negative, below it). */
   async maxRowId(): Promise<number> {
-    return this.base.maxRowId();
+    const [shared, own] = await Promise.all([this.base.maxRowId(), this.local.maxRowId()]);
+    return Math.max(fromBase(shared), own === 0 ? 0 : fromLocal(own));
   }
 
   /** Files as searches see them; chunks and cached vectors of both layers; bytes of both. */

@@ -1,5 +1,5 @@
 import type { VectorHit, VectorStore } from '../vector-store.js';
-import { fromLocal, isLocalRow, toLocal } from './layer-ids.js';
+import { fromBase, fromLocal, isLocalRow, toLocal, withOverlayIds } from './layer-ids.js';
 import type { OverlayCatalog } from './overlay-catalog.js';
 
 /** Most shared hits read (as a multiple of k) while skipping the rows of shadowed files. */
@@ -7,7 +7,7 @@ const MAX_SHADOW_DEPTH = 16;
 
 /**
  * The vectors of an {@link OverlayCatalog}: the shared layer's store (only searched) and the local layer's (written:
- * the indexer's upserts and removals carry local rows, negated). A query asks both and keeps the nearest k, leaving
+ * the indexer's upserts and removals carry local rows, see layer-ids.ts). A query asks both and keeps the nearest k, leaving
  * out the shared rows of files the local layer shadows. Similarities are cosines of one model in both layers, so
  * they compare as they are.
  */
@@ -22,7 +22,7 @@ export class OverlayVectorStore implements VectorStore {
   async query(vector: Float32Array, options: { readonly k: number }): Promise<VectorHit[]> {
     const [shadow, own] = await Promise.all([this.o.catalog.shadowed(), this.o.local.query(vector, options)]);
     const shared = await this.sharedHits(vector, options.k, new Set(shadow.keys()));
-    const merged = [...shared, ...own.map((h) => ({ rowId: fromLocal(h.rowId), similarity: h.similarity }))];
+    const merged = [...withOverlayIds(shared, fromBase), ...withOverlayIds(own, fromLocal)];
     return merged.sort((a, b) => b.similarity - a.similarity).slice(0, options.k);
   }
 
