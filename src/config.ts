@@ -62,6 +62,11 @@ export interface IndexOptions {
   repo?: string;
   /** The branch (or other ref) in a shared store; default: the git checkout's current branch. */
   ref?: string;
+  /**
+   * For the writer of a branch in a shared store: the ref of the namespace it is a branch of (e.g. `main`), so that it
+   * stores only the files that differ from it. Recorded with the namespace; readers follow it by themselves.
+   */
+  baseRef?: string;
 }
 
 /** The complete, frozen configuration every stage reads. */
@@ -92,6 +97,8 @@ export interface StoreSettings {
   readonly connectionString: string;
   readonly repo: string | undefined;
   readonly ref: string | undefined;
+  /** The base namespace's ref a writer indexes this one over (see IndexOptions.baseRef). */
+  readonly baseRef: string | undefined;
 }
 
 /**
@@ -127,17 +134,23 @@ export function resolveConfig(options: IndexOptions, env: NodeJS.ProcessEnv = pr
 }
 
 /** A shared store's settings from its connection string, or null for the embedded store. @throws ConfigError for another scheme. */
-function resolveStore(connectionString: string | undefined, o: { repo?: string; ref?: string }): StoreSettings | null {
-  if (connectionString === undefined || connectionString === '') return null;
+function resolveStore(connectionString: string | undefined, o: { repo?: string; ref?: string; baseRef?: string }): StoreSettings | null {
+  if (connectionString === undefined || connectionString === '') {
+    if (o.baseRef !== undefined) throw new ConfigError('--base-ref names a base in a shared store: give --store postgres://... too (or CODESCOUT_STORE).', 'base-ref');
+    return null;
+  }
   if (!/^postgres(ql)?:\/\//i.test(connectionString)) {
     // The scheme alone: the rest may hold a password.
     const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(connectionString)?.[0] ?? 'a value without a scheme';
     throw new ConfigError(`The store must be a PostgreSQL connection string (postgres://user@host:5432/db), not ${scheme}. Leave it unset for the embedded store.`, 'store');
   }
-  for (const [key, value] of [['repo', o.repo], ['ref', o.ref]] as const) {
-    if (value !== undefined && value.trim() === '') throw new ConfigError(`--${key} is empty. Name the ${key === 'repo' ? 'repository' : 'branch'}, or leave it out to take it from git.`, key);
+  for (const [key, value] of [['repo', o.repo], ['ref', o.ref], ['base-ref', o.baseRef]] as const) {
+    if (value !== undefined && value.trim() === '') {
+      const what = key === 'repo' ? 'repository' : 'branch';
+      throw new ConfigError(`--${key} is empty. Name the ${what}, or leave it out${key === 'base-ref' ? '' : ' to take it from git'}.`, key);
+    }
   }
-  return Object.freeze({ connectionString, repo: o.repo, ref: o.ref });
+  return Object.freeze({ connectionString, repo: o.repo, ref: o.ref, baseRef: o.baseRef });
 }
 
 /**

@@ -22,13 +22,15 @@ export interface IndexCliOptions {
   /** `--repo`/`--ref`: the namespace in the shared store (default: from the git checkout). */
   repo?: string;
   ref?: string;
+  /** `--base-ref`: index this namespace as a branch of that one (only the files that differ are stored). */
+  baseRef?: string;
 }
 
 /** Maps CLI options to openIndex options. */
 export function indexOptions(root: string | undefined, o: IndexCliOptions & { include?: string[]; exclude?: string[] }): OpenIndexOptions {
   return {
     root: root ?? '.', cacheDir: o.cacheDir, model: o.model, modelDir: o.modelDir, include: o.include, exclude: o.exclude,
-    store: o.store, repo: o.repo, ref: o.ref,
+    store: o.store, repo: o.repo, ref: o.ref, baseRef: o.baseRef,
   };
 }
 

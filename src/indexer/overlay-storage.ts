@@ -6,12 +6,11 @@ import type { StoreSettings } from '../config.js';
 import type { ModelSpec } from '../embed/models.js';
 import { IndexMismatchError } from '../errors.js';
 import { catalogPath } from '../store/catalog-open.js';
-import type { IndexStorage, WriteHold } from '../store/index-storage.js';
-import { OverlayCatalog } from '../store/overlay/overlay-catalog.js';
-import { OverlayVectorStore } from '../store/overlay/overlay-vector-store.js';
+import type { IndexStorage } from '../store/index-storage.js';
 import { makeIndexFolder } from './index-folder.js';
 import { isWritableLocation } from './index-location.js';
-import { openPostgresStorage, type PostgresStorage } from './postgres-storage.js';
+import { LayeredStorage } from './layered-storage.js';
+import { openPostgresStorage } from './postgres-storage.js';
 import { openSqliteStorage, type SqliteStorage } from './sqlite-storage.js';
 
 /** The folder under a root's index folder that holds its local layers, one per shared namespace. */
@@ -35,19 +34,19 @@ export interface OpenSharedReaderOptions {
 
 /**
  * Opens a namespace of a shared store for reading, under the local layer of this working tree's own edits when one is
- * kept (see OverlayCatalog): written when `localEdits`, read when another process keeps it, left out otherwise.
+ * kept (a LayeredStorage, see OverlayCatalog): written when `localEdits`, read when another process keeps it, left out otherwise.
  * @throws what openPostgresStorage throws (StoreUnavailableError, ConfigError for a namespace never indexed, ...).
  */
 export async function openSharedReader(o: OpenSharedReaderOptions): Promise<{ storage: IndexStorage; writable: boolean; label: string }> {
   const shared = await openPostgresStorage({ store: o.store, root: o.root, role: 'reader', model: o.model, rebuild: false });
   try {
-    const label = shared.catalog.label;
+    const label = shared.label;
     const dir = localLayerDir(o.indexDir, label);
     if (!o.localEdits && !existsSync(catalogPath(dir))) return { storage: shared, writable: false, label };
     if (o.localEdits) await makeIndexFolder(dir);
     const writable = o.localEdits && isWritableLocation(dir);
     const local = await openLocalLayer({ ...o, dir, writable, revision: (await shared.catalog.getManifest())?.revision ?? o.model.onnxSha256 });
-    return { storage: new OverlayStorage(shared, local), writable, label };
+    return { storage: new LayeredStorage(shared, local, label), writable, label };
   } catch (error) {
     await shared.close();
     throw error;
@@ -83,48 +82,4 @@ async function openLocalLayer(o: OpenSharedReaderOptions & { dir: string; writab
     await local.catalog.initManifest({ model: o.model.id, dimension: o.model.dimension, revision: o.revision, root: o.root });
   }
   return local;
-}
-
-/**
- * A shared namespace (read only) under the local layer of this working tree's edits, behind the {@link IndexStorage}
- * port: the overlay catalog and vectors, the local layer's write lock and repairs. The shared store is never written.
- */
-export class OverlayStorage implements IndexStorage {
-  private view: { catalog: OverlayCatalog; vectors: OverlayVectorStore };
-
-  constructor(readonly shared: PostgresStorage, readonly local: SqliteStorage) {
-    this.view = this.viewOver();
-  }
-
-  get catalog(): OverlayCatalog {
-    return this.view.catalog;
-  }
-
-  get vectors(): OverlayVectorStore {
-    return this.view.vectors;
-  }
-
-  holdForWrite(options: { readonly waitMs: number }): Promise<WriteHold> {
-    return this.local.holdForWrite(options);
-  }
-
-  /** Damage of the local layer is repaired as the embedded store repairs it; the caller's full pass refills it. */
-  async replaceDamaged(error: unknown, note: (message: string) => void): Promise<boolean> {
-    if (!(await this.local.replaceDamaged(error, note))) return false;
-    this.view = this.viewOver();
-    return true;
-  }
-
-  async close(): Promise<void> {
-    try {
-      await this.local.close();
-    } finally {
-      await this.shared.close();
-    }
-  }
-
-  private viewOver(): { catalog: OverlayCatalog; vectors: OverlayVectorStore } {
-    const catalog = new OverlayCatalog(this.shared.catalog, this.local.catalog);
-    return { catalog, vectors: new OverlayVectorStore({ catalog, base: this.shared.vectors, local: this.local.vectors }) };
-  }
 }

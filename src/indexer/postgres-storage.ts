@@ -4,6 +4,7 @@ import { ConfigError, IndexMismatchError } from '../errors.js';
 import type { IndexStorage, WriteHold } from '../store/index-storage.js';
 import { PgvectorStore } from '../store/postgres/pgvector-store.js';
 import { PostgresCatalog } from '../store/postgres/postgres-catalog.js';
+import { LayeredStorage, type NamedStorage } from './layered-storage.js';
 import { storeNamespace } from './store-namespace.js';
 
 /** Which side of a shared store a process is on: one writer per namespace at a time, any number of readers. */
@@ -23,15 +24,25 @@ export interface OpenPostgresStorageOptions {
   readonly lockWaitMs?: number;
 }
 
+/** Most bases one namespace may stand on (a branch over a branch over ...); more is taken for a loop. */
+const MAX_BASE_DEPTH = 8;
+
 /**
  * Opens one namespace `(repo, ref)` of a PostgreSQL store. A writer migrates the schema and takes the namespace's
- * writer lock for as long as it stays open; a reader needs the namespace to exist.
+ * writer lock for as long as it stays open; a reader needs the namespace to exist. A namespace that is a branch of
+ * another (`baseRef`, recorded with it) opens over its base, read only: it holds only the files that differ.
  * @throws StoreUnavailableError (unreachable, auth, TLS: CLI exit 8), IndexLockedError (another writer, named),
- * IndexMismatchError (another model), ConfigError (no such namespace for a reader, no git checkout to name it).
+ * IndexMismatchError (another model), ConfigError (no such namespace for a reader, no git checkout to name it, a
+ * base that does not exist or loops, another base for a namespace already indexed without --rebuild).
  */
-export async function openPostgresStorage(o: OpenPostgresStorageOptions): Promise<PostgresStorage> {
+export async function openPostgresStorage(o: OpenPostgresStorageOptions): Promise<NamedStorage> {
   const { repo, ref } = await storeNamespace(o.root, o.store);
-  const catalog = await PostgresCatalog.open({ connectionString: o.store.connectionString, repo, ref, mode: o.role === 'writer' ? 'write' : 'read', lockWaitMs: o.lockWaitMs });
+  return openNamespace({ ...o, repo, ref, baseRef: o.role === 'writer' ? o.store.baseRef : undefined, above: [] });
+}
+
+async function openNamespace(o: OpenPostgresStorageOptions & { repo: string; ref: string; baseRef: string | undefined; above: readonly string[] }): Promise<NamedStorage> {
+  const catalog = await PostgresCatalog.open({ connectionString: o.store.connectionString, repo: o.repo, ref: o.ref, mode: o.role === 'writer' ? 'write' : 'read', lockWaitMs: o.lockWaitMs });
+  let base: NamedStorage | undefined;
   try {
     const manifest = await catalog.getManifest();
     if (manifest && !o.rebuild && (manifest.model !== o.model.id || manifest.dimension !== o.model.dimension)) {
@@ -45,22 +56,64 @@ export async function openPostgresStorage(o: OpenPostgresStorageOptions): Promis
       await catalog.clear();
       await catalog.resetManifest();
     }
-    return new PostgresStorage(catalog, o.role);
+    const own = new PostgresStorage(catalog, o.role);
+    const baseRef = o.baseRef === undefined ? await catalog.baseRef() : await rebase(catalog, o.baseRef);
+    if (baseRef === null) return own;
+    if (baseRef === o.ref || o.above.includes(baseRef) || o.above.length >= MAX_BASE_DEPTH) {
+      throw new ConfigError(`${catalog.label} cannot stand on ${o.repo}@${baseRef}: the bases loop (${[...o.above, o.ref, baseRef].join(' -> ')}). Index it with another --base-ref.`, 'baseRef');
+    }
+    base = await openBase({ ...o, ref: baseRef, above: [...o.above, o.ref] }, catalog.label);
+    // A new branch takes its base's model, so that it is written with the vectors its base's cache already holds.
+    if (o.role === 'writer' && (await catalog.getManifest()) === null) {
+      const identity = await base.catalog.getManifest();
+      if (identity !== null) await catalog.initManifest(identity);
+    }
+    return new LayeredStorage(base, own, `${catalog.label} over ${baseRef}`);
   } catch (error) {
+    await base?.close();
     await catalog.close();
     throw error;
   }
+}
+
+/** Opens a branch's base for reading, saying which branch needs it when it does not exist. */
+async function openBase(o: Parameters<typeof openNamespace>[0], branch: string): Promise<NamedStorage> {
+  try {
+    return await openNamespace({ ...o, role: 'reader', rebuild: false, baseRef: undefined });
+  } catch (error) {
+    if (!(error instanceof ConfigError) || !/has no index of/.test(error.message)) throw error;
+    throw new ConfigError(`${branch} is a branch of ${o.repo}@${o.ref}, which has no index. Index the base first: codescout index --store ... --ref ${o.ref}.`, 'baseRef', { cause: error });
+  }
+}
+
+/**
+ * Records `baseRef` as the writer's base. A namespace already indexed over another base (or none) holds files
+ * relative to that one: it must be emptied first (--rebuild), not silently reinterpreted.
+ */
+async function rebase(catalog: PostgresCatalog, baseRef: string): Promise<string> {
+  const recorded = await catalog.baseRef();
+  if (recorded === baseRef) return baseRef;
+  if ((await catalog.stats()).files > 0) {
+    const was = recorded === null ? 'as a whole index' : `over ${recorded}`;
+    throw new ConfigError(`${catalog.label} was indexed ${was}; to index it over ${baseRef}, add --rebuild (it is emptied first).`, 'baseRef');
+  }
+  await catalog.setBaseRef(baseRef);
+  return baseRef;
 }
 
 /**
  * A namespace of the PostgreSQL store behind the {@link IndexStorage} port: the catalog, the pgvector search over its
  * vectors, and the writer lock held since the open (a write needs no other hold; a reader is refused one).
  */
-export class PostgresStorage implements IndexStorage {
+export class PostgresStorage implements NamedStorage {
   readonly vectors: PgvectorStore;
 
   constructor(readonly catalog: PostgresCatalog, readonly role: StoreRole) {
     this.vectors = new PgvectorStore(catalog);
+  }
+
+  get label(): string {
+    return this.catalog.label;
   }
 
   /** A writer holds the namespace's lock already; a reader may not write. */

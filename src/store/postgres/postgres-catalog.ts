@@ -173,6 +173,17 @@ export class PostgresCatalog implements AsyncCatalog {
     });
   }
 
+  /** The ref of the namespace this one is a branch of (it then holds only what differs from it), or null. */
+  async baseRef(): Promise<string | null> {
+    const [row] = await this.read.rows<{ base_ref: string | null }>('SELECT base_ref FROM namespaces WHERE id = $1', [this.namespaceId]);
+    return row?.base_ref ?? null;
+  }
+
+  /** Records the namespace this one is a branch of (null: a whole index); a writer's, with the namespace emptied first. */
+  async setBaseRef(ref: string | null): Promise<void> {
+    await this.write.count('UPDATE namespaces SET base_ref = $2, updated_at = now() WHERE id = $1', [this.namespaceId, ref]);
+  }
+
   async resetManifest(): Promise<void> {
     await this.write.count('UPDATE namespaces SET model = NULL, dimension = NULL, revision = NULL, root = NULL, updated_at = now() WHERE id = $1', [this.namespaceId]);
   }

@@ -24,6 +24,8 @@ describe.skipIf(isPostgresSkipped)('PostgreSQL store: schema migrations', () => 
     return server.connectionString.replace(/\/codescout$/, `/${name}`);
   }
 
+  const ALL = [{ version: 1, name: 'initial' }, { version: 2, name: 'branch-bases' }];
+
   async function ledger(connectionString: string): Promise<Array<{ version: number; name: string }>> {
     return withClient(connectionString, async (c) => (await c.query('SELECT version, name FROM schema_migrations ORDER BY version')).rows);
   }
@@ -32,13 +34,13 @@ describe.skipIf(isPostgresSkipped)('PostgreSQL store: schema migrations', () => 
     const url = await freshDatabase();
     const client = await connectClient({ connectionString: url });
     try {
-      expect(await migrate(client, url)).toEqual([1]);
+      expect(await migrate(client, url)).toEqual([1, 2]);
       expect(await migrate(client, url)).toEqual([]);
     } finally {
       await client.end();
     }
-    expect(await ledger(url)).toEqual([{ version: 1, name: 'initial' }]);
-    expect(LATEST_SCHEMA_VERSION).toBe(1);
+    expect(await ledger(url)).toEqual(ALL);
+    expect(LATEST_SCHEMA_VERSION).toBe(2);
     const tables = await withClient(url, async (c) => (await c.query(
       "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename",
     )).rows.map((r: { tablename: string }) => r.tablename));
@@ -48,28 +50,28 @@ describe.skipIf(isPostgresSkipped)('PostgreSQL store: schema migrations', () => 
   it('applies a new migration once, after the ones already applied', async () => {
     const url = await freshDatabase();
     const client = await connectClient({ connectionString: url });
-    const next = [...MIGRATIONS, { version: 2, name: 'probe', sql: 'CREATE TABLE probe (id integer); INSERT INTO probe VALUES (7);' }];
+    const next = [...MIGRATIONS, { version: 3, name: 'probe', sql: 'CREATE TABLE probe (id integer); INSERT INTO probe VALUES (7);' }];
     try {
-      expect(await migrate(client, url)).toEqual([1]);
-      expect(await migrate(client, url, next)).toEqual([2]);
+      expect(await migrate(client, url)).toEqual([1, 2]);
+      expect(await migrate(client, url, next)).toEqual([3]);
       expect(await migrate(client, url, next)).toEqual([]);
     } finally {
       await client.end();
     }
-    expect(await ledger(url)).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'probe' }]);
+    expect(await ledger(url)).toEqual([...ALL, { version: 3, name: 'probe' }]);
     expect(await withClient(url, async (c) => (await c.query('SELECT id FROM probe')).rows)).toEqual([{ id: 7 }]);
   });
 
   it('rolls a failing migration back whole and records nothing for it', async () => {
     const url = await freshDatabase();
     const client = await connectClient({ connectionString: url });
-    const broken = [...MIGRATIONS, { version: 2, name: 'broken', sql: 'CREATE TABLE half (id integer); SELECT no_such_function();' }];
+    const broken = [...MIGRATIONS, { version: 3, name: 'broken', sql: 'CREATE TABLE half (id integer); SELECT no_such_function();' }];
     try {
       await expect(migrate(client, url, broken)).rejects.toThrow(/no_such_function/);
     } finally {
       await client.end();
     }
-    expect(await ledger(url)).toEqual([{ version: 1, name: 'initial' }]);
+    expect(await ledger(url)).toEqual(ALL);
     expect(await withClient(url, async (c) => (await c.query("SELECT to_regclass('half') AS t")).rows)).toEqual([{ t: null }]);
   });
 
@@ -78,11 +80,11 @@ describe.skipIf(isPostgresSkipped)('PostgreSQL store: schema migrations', () => 
     const clients = await Promise.all([connectClient({ connectionString: url }), connectClient({ connectionString: url })]);
     try {
       const applied = await Promise.all(clients.map((c) => migrate(c, url)));
-      expect(applied.flat()).toEqual([1]);
+      expect(applied.flat()).toEqual([1, 2]);
     } finally {
       await Promise.all(clients.map((c) => c.end()));
     }
-    expect(await ledger(url)).toEqual([{ version: 1, name: 'initial' }]);
+    expect(await ledger(url)).toEqual(ALL);
   });
 
   it('refuses a database migrated by a newer codescout, for writers and readers', async () => {
@@ -92,7 +94,7 @@ describe.skipIf(isPostgresSkipped)('PostgreSQL store: schema migrations', () => 
     await withClient(url, (c) => c.query("INSERT INTO schema_migrations (version, name) VALUES (99, 'future')"));
     const asWriter = PostgresCatalog.open({ connectionString: url, repo: 'r', ref: 'main', mode: 'write' });
     await expect(asWriter).rejects.toThrow(IndexMismatchError);
-    await expect(asWriter).rejects.toThrow(/schema 99, newer than this codescout's 1\. Upgrade codescout/);
+    await expect(asWriter).rejects.toThrow(/schema 99, newer than this codescout's 2\. Upgrade codescout/);
     await expect(PostgresCatalog.open({ connectionString: url, repo: 'r', ref: 'main', mode: 'read' })).rejects.toThrow(/schema 99/);
   });
 
@@ -100,7 +102,28 @@ describe.skipIf(isPostgresSkipped)('PostgreSQL store: schema migrations', () => 
     const url = await freshDatabase();
     const open = PostgresCatalog.open({ connectionString: url, repo: 'r', ref: 'main', mode: 'read' });
     await expect(open).rejects.toThrow(IndexMismatchError);
-    await expect(open).rejects.toThrow(/has codescout schema none, this codescout reads 1\. Run codescout index against it once/);
+    await expect(open).rejects.toThrow(/has codescout schema none, this codescout reads 2\. Run codescout index against it once/);
     expect(await withClient(url, async (c) => (await c.query("SELECT to_regclass('schema_migrations') AS t")).rows)).toEqual([{ t: null }]);
+  });
+
+  it('upgrades a database written at schema 1: its namespaces stay, as whole indexes (no base)', async () => {
+    const url = await freshDatabase();
+    const client = await connectClient({ connectionString: url });
+    try {
+      expect(await migrate(client, url, MIGRATIONS.slice(0, 1))).toEqual([1]);
+      await client.query("INSERT INTO namespaces (repo, ref, model) VALUES ('acme/shop', 'main', 'm'), ('acme/shop', 'dev', 'm')");
+      expect(await migrate(client, url)).toEqual([2]);
+    } finally {
+      await client.end();
+    }
+    const reader = await PostgresCatalog.open({ connectionString: url, repo: 'acme/shop', ref: 'dev', mode: 'read' });
+    try {
+      expect(await reader.baseRef()).toBeNull();
+    } finally {
+      await reader.close();
+    }
+    expect(await withClient(url, async (c) => (await c.query('SELECT repo, ref, base_ref FROM namespaces ORDER BY id')).rows)).toEqual([
+      { repo: 'acme/shop', ref: 'main', base_ref: null }, { repo: 'acme/shop', ref: 'dev', base_ref: null },
+    ]);
   });
 });
