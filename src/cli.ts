@@ -53,6 +53,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--root <dir>', 'the folder (same as the [root] argument)')
     .option('--cache-dir <dir>', 'where indexes live (default: <root>/index-cache; env CODESCOUT_CACHE_DIR)')
     .addOption(storeOption()).addOption(repoOption()).addOption(refOption())
+    .option('--lock-wait <seconds>', 'wait this long for another writer of the same index to finish (default 0: exit 5 at once)')
     .option('--base-ref <ref>', 'with --store: index this branch over the index of <ref> (e.g. main), storing only the files that differ; remembered')
     .option('--model <id>', 'embedding model id (see: codescout model list)')
     .option('--model-dir <dir>', 'load the model from this folder')

@@ -49,12 +49,13 @@ export function printNotes(io: CliIO, index: CodeIndex, from = 0): void {
 export async function runIndex(
   io: CliIO,
   root: string | undefined,
-  o: IndexCliOptions & { rebuild?: boolean; include?: string[]; exclude?: string[]; progress?: boolean; resetFilters?: boolean },
+  o: IndexCliOptions & { rebuild?: boolean; include?: string[]; exclude?: string[]; progress?: boolean; resetFilters?: boolean; lockWait?: string },
 ): Promise<number> {
+  const lockWaitMs = o.lockWait === undefined ? undefined : secondsToMs(o.lockWait, '--lock-wait');
   const filters = filtersForIndexRun(indexOptions(root, o), { reset: o.resetFilters === true, note: (line) => eprintln(io, line) });
   const progress = createProgressReporter(io, !o.json && o.progress !== false);
   // The writer of a shared store: `index` is the command that writes one (search, query and status read).
-  const index = await openIndex({ ...filters.options, rebuild: o.rebuild, onProgress: progress.listener, storeRole: 'writer' });
+  const index = await openIndex({ ...filters.options, rebuild: o.rebuild, onProgress: progress.listener, storeRole: 'writer', lockWaitMs });
   if (filters.toStore !== undefined) {
     try {
       index.assertWritable();
@@ -199,4 +200,13 @@ export function parsePositiveInt(value: string, option: string, max = Number.MAX
     throw new ConfigError(`${option} must be ${range}; got "${value}".`, option);
   }
   return n;
+}
+
+/** Whole or fractional seconds from a flag, in ms. @throws ConfigError naming the flag for anything else. */
+function secondsToMs(value: string, flag: string): number {
+  const seconds = Number(value);
+  if (value.trim() === '' || !Number.isFinite(seconds) || seconds < 0) {
+    throw new ConfigError(`${flag} takes a number of seconds (0 or more), not "${value}".`, flag);
+  }
+  return Math.round(seconds * 1000);
 }

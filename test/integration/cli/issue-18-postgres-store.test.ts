@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresCatalog } from '../../../src/store/postgres/postgres-catalog.js';
 import { runCli, spawnCli, waitForExit, waitForOutput } from '../../helpers/cli.js';
 import { createTempTree, SMALL_REPO, type TempTree } from '../../helpers/fixture-tree.js';
-import { freePort, isPostgresSkipped, startPostgres, type PostgresServer } from '../../support/postgres-server.js';
+import { freePort, isPostgresSkipped, startPostgres, startReplica, waitFor, withClient, type PostgresServer } from '../../support/postgres-server.js';
 
 const git = promisify(execFile);
 
@@ -144,5 +144,47 @@ describe.skipIf(isPostgresSkipped)('issue 18: codescout index/search/query/statu
     expect(await sharedPaths()).toEqual(before);
     await tree.write('src/billing/invoice.ts', SMALL_REPO['src/billing/invoice.ts']!);
     await tree.remove('src/geo');
+  });
+
+  it('search --store against a streaming replica answers as the primary; index there exits 8 (read-only)', async () => {
+    const replica = await startReplica(server);
+    try {
+      const lsn = await withClient(server.connectionString, async (c) => (await c.query('SELECT pg_current_wal_insert_lsn()::text AS lsn')).rows[0].lsn as string);
+      await waitFor(`the replica to replay ${lsn}`, () => withClient(replica.connectionString, async (c) => (await c.query(
+        'SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS done', [lsn],
+      )).rows[0].done as boolean));
+      const args = ['search', 'token bucket refill', '--root', tree.root, '--cache-dir', tree.cacheDir, ...NS, '-k', '5', '--json'];
+      const [primary, standby] = await Promise.all([runCli([...args, ...store]), runCli([...args, '--store', replica.connectionString])]);
+      expect(standby.code, standby.stderr).toBe(0);
+      expect(JSON.parse(standby.stdout).hits).toEqual(JSON.parse(primary.stdout).hits);
+      const write = await runCli(['index', tree.root, '--cache-dir', tree.cacheDir, '--store', replica.connectionString, ...NS, '--no-progress']);
+      expect(write.code).toBe(8);
+      expect(write.stderr.trim().split('\n')).toHaveLength(1);
+      expect(write.stderr).not.toContain(replica.password);
+    } finally {
+      await replica.stop();
+    }
+  });
+
+  it('index --lock-wait waits for the namespace\'s other writer; without it the second writer exits 5 naming the holder', async () => {
+    const holder = await PostgresCatalog.open({ connectionString: server.connectionString, repo: NS[1]!, ref: NS[3]!, mode: 'write' });
+    let released = false;
+    try {
+      const refused = await runCli(['index', tree.root, '--cache-dir', tree.cacheDir, ...store, ...NS, '--no-progress']);
+      expect(refused.code).toBe(5);
+      expect(refused.stderr).toContain(`pid ${process.pid}`);
+      const waiting = runCli(['index', tree.root, '--cache-dir', tree.cacheDir, ...store, ...NS, '--no-progress', '--json', '--lock-wait', '60']);
+      await new Promise((r) => setTimeout(r, 1500));
+      await holder.close();
+      released = true;
+      const waited = await waiting;
+      expect(waited.code, waited.stderr).toBe(0);
+      expect(JSON.parse(waited.stdout)).toMatchObject({ files: 6, embedded: 0 });
+      const bad = await runCli(['index', tree.root, '--cache-dir', tree.cacheDir, ...store, ...NS, '--lock-wait', 'soon']);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('--lock-wait takes a number of seconds');
+    } finally {
+      if (!released) await holder.close();
+    }
   });
 });
