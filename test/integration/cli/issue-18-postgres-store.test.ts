@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresCatalog } from '../../../src/store/postgres/postgres-catalog.js';
 import { runCli, spawnCli, waitForExit, waitForOutput } from '../../helpers/cli.js';
+import { startMcp, until } from '../mcp/mcp-client.js';
 import { createTempTree, SMALL_REPO, type TempTree } from '../../helpers/fixture-tree.js';
 import { freePort, isPostgresSkipped, startPostgres, startReplica, waitFor, withClient, type PostgresServer } from '../../support/postgres-server.js';
 
@@ -186,5 +187,35 @@ describe.skipIf(isPostgresSkipped)('issue 18: codescout index/search/query/statu
     } finally {
       if (!released) await holder.close();
     }
+  });
+
+  it('mcp --store answers from the shared index and, watching, from this checkout\'s edits; the shared index is untouched', async () => {
+    const mcp = await startMcp(tree, [...store, ...NS]);
+    const hitsOf = async (query: string) =>
+      ((await mcp.call('search_code', { query, k: 3 })).structuredContent as { hits: Array<{ path: string; symbol: string }> }).hits;
+    try {
+      expect((await hitsOf('hash a password with a salt'))[0]).toMatchObject({ path: 'src/users/password.ts', symbol: 'hashPassword' });
+      await until(async () => ((await mcp.call('index_status')).structuredContent as { watching: boolean }).watching, { timeoutMs: 30_000, what: 'the watcher' });
+      await tree.write('src/geo/compass.ts', 'export function bearingDegrees(from: number, to: number): number {\n  return (to - from + 360) % 360;\n}\n');
+      await until(async () => (await hitsOf('compass bearing in degrees'))[0]?.symbol === 'bearingDegrees', { timeoutMs: 30_000, what: 'the edit to be searchable' });
+      const context = await mcp.call('retrieve_context', { text: 'compass bearing in degrees between two headings' });
+      expect(JSON.stringify(context.structuredContent)).toContain('src/geo/compass.ts');
+    } finally {
+      await mcp.close();
+      await tree.remove('src/geo');
+    }
+    const shared = await PostgresCatalog.open({ connectionString: server.connectionString, repo: NS[1]!, ref: NS[3]!, mode: 'read' });
+    try {
+      expect((await shared.listFiles()).map((f) => f.path)).not.toContain('src/geo/compass.ts');
+    } finally {
+      await shared.close();
+    }
+  });
+
+  it('serve --store has nothing to hold warm: one line, exit 2', async () => {
+    const run = await runCli(['serve', tree.root, '--cache-dir', tree.cacheDir, ...store, ...NS]);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toContain('search and query read it in their own process');
   });
 });
