@@ -6,6 +6,7 @@ import type { SecretPolicy } from '../discover/secret-policy.js';
 import type { Embedder } from '../embed/embedder.js';
 import { AbortError } from '../errors.js';
 import type { AsyncCatalog } from '../store/catalog-port.js';
+import type { FileRow } from '../store/catalog-types.js';
 import type { VectorStore } from '../store/vector-store.js';
 import type { Chunk, SourceFile } from '../types.js';
 import { lexicalTermsFor } from './lexical-terms.js';
@@ -15,6 +16,8 @@ import { PassCounters, type ProgressListener } from './update-report.js';
 const CHUNKS_PER_COMMIT = 256;
 /** Texts handed to the embedder at once by the filler; their vectors are committed together. */
 const TEXTS_PER_EMBED = 256;
+/** Files in one pass from which the catalog's file rows are read in one list rather than one look-up per file. */
+const LIST_FILES_FROM = 32;
 
 /** A file read, hashed and chunked, waiting for its vectors. */
 interface PreparedFile {
@@ -81,6 +84,9 @@ export class Indexer {
   }): Promise<void> {
     let pending: PreparedFile[] = [];
     let pendingChunks = 0;
+    // A pass over many files reads the catalog's file rows at once: one round trip, not one per file (a database
+    // server's latency counts per file otherwise). A few files (a watcher's batch) are looked up one by one.
+    const rows = o.files.length >= LIST_FILES_FROM ? new Map((await this.deps.catalog.listFiles()).map((f) => [f.path, f])) : undefined;
     const flush = async (): Promise<void> => {
       o.progress.chunksQueued += await this.commitChunks(pending, o.counters);
       pending = [];
@@ -89,7 +95,7 @@ export class Indexer {
     };
     for (const file of o.files) {
       if (o.signal?.aborted) throw new AbortError('Indexing aborted; everything committed so far is kept.');
-      const prepared = await this.prepare(file, o.counters);
+      const prepared = await this.prepare(file, o.counters, rows);
       o.progress.filesDone++;
       if (prepared) {
         pending.push(prepared);
@@ -135,10 +141,10 @@ export class Indexer {
     counters.removed += known.length;
   }
 
-  /** Reads, hashes and chunks one file unless it is unchanged; null when nothing needs embedding. */
-  private async prepare(file: SourceFile, counters: PassCounters): Promise<PreparedFile | null> {
+  /** Reads, hashes and chunks one file unless it is unchanged (`rows`: the catalog's rows, read before); null when nothing needs embedding. */
+  private async prepare(file: SourceFile, counters: PassCounters, rows?: ReadonlyMap<string, FileRow>): Promise<PreparedFile | null> {
     const { catalog } = this.deps;
-    const row = await catalog.getFile(file.path);
+    const row = rows === undefined ? await catalog.getFile(file.path) : rows.get(file.path);
     // A file whose language changed (a grammar added by an upgrade) is chunked again even when its bytes did not.
     const sameLanguage = row !== undefined && row.language === file.language;
     if (row && sameLanguage && row.size === file.sizeBytes && row.mtimeMs === file.mtimeMs) return null;
