@@ -6,20 +6,13 @@ import { openIndex, type OpenIndexOptions } from '../../../../src/index.js';
 import { HIDDEN_FILE_HASH } from '../../../../src/store/overlay/overlay-catalog.js';
 import { PostgresCatalog } from '../../../../src/store/postgres/postgres-catalog.js';
 import { createTempTree, SMALL_REPO, type TempTree } from '../../../helpers/fixture-tree.js';
+import { COMPASS, EDITED_THROTTLE, THROTTLE } from './edits.js';
 import { isPostgresSkipped, startPostgres, type PostgresServer } from '../../../support/postgres-server.js';
 
 // Issue 18: a branch indexed over its base (`--base-ref main`) stores only the files that differ from it, and reads
 // as the whole branch: its own files, the base's others, none of the files it deleted. Real PostgreSQL, real model.
 
 const REPO = 'fixtures/small';
-const THROTTLE = 'src/net/throttle.ts';
-const DRAIN = `
-/** Drains a leaky bucket of queued requests at a fixed rate, oldest first. */
-export function drainLeakyBucket(queue: string[], perTick: number): string[] {
-  return queue.splice(0, perTick);
-}
-`;
-const COMPASS = 'export function compassHeading(degrees: number): string {\n  return ["north", "east", "south", "west"][Math.round(degrees / 90) % 4]!;\n}\n';
 
 describe.skipIf(isPostgresSkipped)('branch namespaces over a base in the shared store (real server, real model)', () => {
   let server: PostgresServer;
@@ -49,7 +42,7 @@ describe.skipIf(isPostgresSkipped)('branch namespaces over a base in the shared 
     server = await startPostgres();
     tree = await createTempTree(SMALL_REPO);
     await indexAs('main');
-    await tree.write(THROTTLE, SMALL_REPO[THROTTLE] + DRAIN);
+    await tree.write(THROTTLE, EDITED_THROTTLE);
     await tree.write('src/geo/compass.ts', COMPASS);
     await rm(path.join(tree.root, 'src/billing/invoice.ts'));
   });

@@ -6,6 +6,7 @@ import { openIndex, type CodeIndex, type OpenIndexOptions } from '../../../../sr
 import { HIDDEN_FILE_HASH, type OverlayCatalog } from '../../../../src/store/overlay/overlay-catalog.js';
 import { PostgresCatalog } from '../../../../src/store/postgres/postgres-catalog.js';
 import { createTempTree, SMALL_REPO, type TempTree } from '../../../helpers/fixture-tree.js';
+import { COMPASS, EDITED_THROTTLE, THROTTLE } from './edits.js';
 import { isPostgresSkipped, startPostgres, type PostgresServer } from '../../../support/postgres-server.js';
 
 // Issue 18: a reader of the shared index keeps the working tree's own edits in a local layer over it. Changed, added
@@ -13,14 +14,6 @@ import { isPostgresSkipped, startPostgres, type PostgresServer } from '../../../
 // content leaves the layer. Real PostgreSQL, real model, real files.
 
 const NS = { repo: 'fixtures/small', ref: 'main' } as const;
-const THROTTLE = 'src/net/throttle.ts';
-const EDITED_THROTTLE = `${SMALL_REPO[THROTTLE]}
-/** Drains a leaky bucket of queued requests at a fixed rate, oldest first. */
-export function drainLeakyBucket(queue: string[], perTick: number): string[] {
-  return queue.splice(0, perTick);
-}
-`;
-const COMPASS = 'export function compassHeading(degrees: number): string {\n  return ["north", "east", "south", "west"][Math.round(degrees / 90) % 4]!;\n}\n';
 
 describe.skipIf(isPostgresSkipped)('a local layer of edits over a shared PostgreSQL index (real server, real model)', () => {
   let server: PostgresServer;
