@@ -3,8 +3,10 @@ import { IndexMismatchError } from '../../errors.js';
 import type { VectorHit } from '../vector-store.js';
 import { sqlOver, toStoreError, type Sql } from './connection.js';
 
-/** HNSW search breadth (pgvector's `hnsw.ef_search`); at least k is used. */
+/** HNSW search breadth (pgvector's `hnsw.ef_search`); at least k is used, up to pgvector's limit. */
 export const EF_SEARCH = 100;
+/** pgvector's largest `hnsw.ef_search`; a larger k is still answered whole by the iterative scan. */
+export const MAX_EF_SEARCH = 1000;
 /** Most nearest rows (as a multiple of k) read while looking for k that pass a filter. */
 const MAX_FILTER_DEPTH = 16;
 
@@ -81,7 +83,7 @@ export async function nearestChunks(pool: pg.Pool, vector: Float32Array, options
   let failed = false;
   try {
     await sql.count('BEGIN READ ONLY');
-    await sql.count("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', $1, true)", [String(Math.max(EF_SEARCH, k))]);
+    await sql.count("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', $1, true)", [String(Math.min(MAX_EF_SEARCH, Math.max(EF_SEARCH, k)))]);
     const literal = vectorLiteral(vector);
     const run = async (limit: number) => (await sql.rows<{ rowId: number; distance: number }>(query, [literal, options.namespaceId, options.revision, limit]))
       .map((r) => ({ rowId: r.rowId, similarity: 1 - Number(r.distance) }));

@@ -163,6 +163,10 @@ describe.skipIf(isPostgresSkipped)('PostgreSQL store: files, chunks, namespaces,
     expect(hits[1]!.similarity).toBeCloseTo(0.2 / Math.hypot(1, 0.2), 5);
     expect((await main.nearestChunks(unit(1, 0.2, 0, 0), { k: 10 })).map((h) => h.rowId)).toEqual([northId, eastId, southId]);
     expect((await main.nearestChunks(unit(1, 0.2, 0, 0), { k: 1, accept: (id) => id !== northId })).map((h) => h.rowId)).toEqual([eastId]);
+    // A filtered search reads ever deeper (k x 4, x 16, ...): past pgvector's ef_search limit of 1000 it must still
+    // answer (the iterative scan returns every row asked for), not fail with "outside the valid range".
+    expect((await main.nearestChunks(unit(1, 0.2, 0, 0), { k: 300, accept: (id) => id === southId })).map((h) => h.rowId)).toEqual([southId]);
+    expect((await main.nearestChunks(unit(1, 0.2, 0, 0), { k: 5000 })).map((h) => h.rowId)).toEqual([northId, eastId, southId]);
     const otherHits = await other.nearestChunks(unit(1, 0.2, 0, 0), { k: 10 });
     expect(otherHits.map((h) => h.rowId)).not.toContain(northId);
     expect(otherHits).toHaveLength(1);
