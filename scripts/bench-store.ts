@@ -16,11 +16,12 @@ import { readdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createEmbedder } from '../src/embed/create-embedder.js';
+import { PostgresCatalog } from '../src/store/postgres/postgres-catalog.js';
 import { resolveModelSettings } from '../src/config.js';
 import type { CodeIndex, Embedder } from '../src/index.js';
 import { defaultCacheDir } from './eval/args.js';
 import { prepareCorpus } from './eval/corpus.js';
-import { loadDataset } from './eval/dataset.js';
+import { loadDataset, type DatasetKind, type EvalTask } from './eval/dataset.js';
 import { startBenchPostgres } from './bench/bench-postgres.js';
 import { makeBranchTree } from './bench/branch-tree.js';
 import { CacheBackedEmbedder } from './bench/cache-backed-embedder.js';
@@ -115,6 +116,11 @@ async function main(): Promise<void> {
     const branchP = await buildAt({ root: branch.dir, target: { ...postgres, ref: `branch-${branchFiles}` }, embedder: cached, log });
     const branchE = await buildAt({ root: branch.dir, target: { kind: 'embedded', cacheDir: path.join(work, 'embedded-branch') }, embedder: cached, log });
     const branchStats = await statsOfBranch({ root: branch.dir, target: { ...postgres, ref: `branch-${branchFiles}` }, embedder: cached });
+    // The same branch as a layer over main (--base-ref main): only the files that differ are stored.
+    const layered: StoreTarget = { ...postgres, ref: `branch-${branchFiles}-over-main`, baseRef: 'main' };
+    const branchL = await buildAt({ root: branch.dir, target: layered, embedder: cached, log });
+    const layeredStats = `${await statsOfBranch({ root: branch.dir, target: layered, embedder: cached })} as read; it stores ${await storedRows(connectionString, layered)}`;
+    const layeredRecall = await layeredBranchCheck({ root: branch.dir, whole: { ...postgres, ref: `branch-${branchFiles}` }, layered, embedder: cached, tasks, kind: loaded.header.kind });
 
     const msPerText = realEmbedRate([buildE, buildP, branchP, branchE]);
     const recallH = pairedRecall(hybridE.recall10, hybridP.recall10);
@@ -137,6 +143,9 @@ async function main(): Promise<void> {
       ['branch, texts to embed', `${branchE.report.embedded} (${branchE.counts?.computed} model)`, `${branchP.report.embedded} (${branchP.counts?.computed} model)`, 'embedded: its own new index | PostgreSQL: new ref, shared cache'],
       ['branch, model time added', fmtS(withModel(branchE, msPerText)), fmtS(withModel(branchP, msPerText)), 'as a checkout without the SQLite source cache would take'],
       ['branch, bytes added', fmtBytes(branchE.bytesAdded), fmtBytes(branchP.bytesAdded), `PostgreSQL branch namespace: ${branchStats}`],
+      [`branch over main (--base-ref)`, '', fmtS(branchL.ms), `the same ${branchFiles}-file branch as a layer over main: ${layeredStats}`],
+      ['  over main, bytes added', '', fmtBytes(branchL.bytesAdded), `texts to embed ${branchL.report.embedded}`],
+      ['  layered vs whole branch', '', '', layeredRecall],
       ['R@10 hybrid', recallH.meanA.toFixed(3), recallH.meanB.toFixed(3), `diff ${signed(recallH.diff)} +- ${recallH.halfWidth.toFixed(3)} (95 %); top-10 files ${pct(overlapH.meanShare)} shared, ${overlapH.identical}/${hybridE.top10.length} identical`],
       ['R@10 iterative', recallL.meanA.toFixed(3), recallL.meanB.toFixed(3), `diff ${signed(recallL.diff)} +- ${recallL.halfWidth.toFixed(3)} (95 %); top-10 files ${pct(overlapL.meanShare)} shared, ${overlapL.identical}/${loopE.top10.length} identical`],
     ];
@@ -160,6 +169,38 @@ async function findCatalog(cacheDir: string): Promise<string> {
     throw new BenchUsageError(`--vectors-from ${cacheDir} holds ${found.length} indexes; it needs exactly one. Run the eval on the dataset first (npx tsx scripts/eval.ts --dataset ... --modes hybrid).`);
   }
   return found[0]!;
+}
+
+/**
+ * The layered branch against the whole one: R@10 of the eval tasks in hybrid and iterative mode (the tasks' gold is
+ * of main's commit, and the branch differs from it in a few files only, so both are scored alike), paired.
+ */
+async function layeredBranchCheck(o: { root: string; whole: StoreTarget; layered: StoreTarget; embedder: Embedder; tasks: readonly EvalTask[]; kind: DatasetKind }): Promise<string> {
+  const whole = await openAt({ root: o.root, target: o.whole, embedder: o.embedder });
+  const layered = await openAt({ root: o.root, target: o.layered, embedder: o.embedder });
+  try {
+    const parts: string[] = [];
+    for (const mode of ['hybrid', 'iterative'] as const) {
+      const { runs } = await runInterleaved({ indexes: [whole, layered], tasks: o.tasks, kind: o.kind, mode, k: 10, maxCycles: 3 });
+      const r = pairedRecall(runs[0].recall10, runs[1].recall10);
+      parts.push(`${mode} R@10 ${r.meanA.toFixed(3)} whole / ${r.meanB.toFixed(3)} layered (${signed(r.diff)} +- ${r.halfWidth.toFixed(3)}), p50 ${runs[0].latency.p50.toFixed(0)} / ${runs[1].latency.p50.toFixed(0)} ms`);
+    }
+    return parts.join('; ');
+  } finally {
+    await whole.close();
+    await layered.close();
+  }
+}
+
+/** `files, chunks` a namespace holds itself (a layered one: its own files and hidden rows only). */
+async function storedRows(connectionString: string, target: StoreTarget): Promise<string> {
+  if (target.kind !== 'postgres') return '';
+  const catalog = await PostgresCatalog.open({ connectionString, repo: target.repo, ref: target.ref, mode: 'read' });
+  try {
+    return `${(await catalog.listFiles()).length} files, ${await catalog.chunkCount()} chunks`;
+  } finally {
+    await catalog.close();
+  }
 }
 
 /** `files, chunks` of the branch namespace as a reader sees it. */

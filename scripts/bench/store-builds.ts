@@ -8,7 +8,11 @@ import { dirBytes } from './temp-tree.js';
 /** Where an index lives: the embedded store in a cache folder, or a namespace of a PostgreSQL store. */
 export type StoreTarget =
   | { readonly kind: 'embedded'; readonly cacheDir: string }
-  | { readonly kind: 'postgres'; readonly connectionString: string; readonly repo: string; readonly ref: string; readonly cacheDir: string };
+  | {
+    readonly kind: 'postgres'; readonly connectionString: string; readonly repo: string; readonly ref: string; readonly cacheDir: string;
+    /** A branch written as a layer over this ref (`--base-ref`): only the files that differ are stored. */
+    readonly baseRef?: string;
+  };
 
 /** A build's figures. */
 export interface BuildResult {
@@ -26,7 +30,8 @@ export function openAt(o: { root: string; target: StoreTarget; embedder?: Embedd
   const { target } = o;
   const base = { root: o.root, cacheDir: target.cacheDir, offline: true, ...(o.embedder ? { embedder: o.embedder } : {}) };
   if (target.kind === 'embedded') return openIndex(base);
-  return openIndex({ ...base, store: target.connectionString, repo: target.repo, ref: target.ref, storeRole: o.writer ? 'writer' : 'reader' });
+  const baseRef = o.writer && target.baseRef !== undefined ? { baseRef: target.baseRef } : {};
+  return openIndex({ ...base, store: target.connectionString, repo: target.repo, ref: target.ref, storeRole: o.writer ? 'writer' : 'reader', ...baseRef });
 }
 
 /**
