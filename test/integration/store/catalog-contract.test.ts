@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { IndexMismatchError } from '../../../src/errors.js';
 import { Catalog } from '../../../src/store/catalog.js';
 import type { AsyncCatalog } from '../../../src/store/catalog-port.js';
+import { OverlayCatalog } from '../../../src/store/overlay/overlay-catalog.js';
 import { SqliteAsyncCatalog } from '../../../src/store/sqlite-async-catalog.js';
 import { chunk, fileInput, hashOf, IDENTITY, openWriter, REVISION, unit } from '../../support/postgres-fixtures.js';
 import { isPostgresSkipped, startPostgres, type PostgresServer } from '../../support/postgres-server.js';
@@ -37,6 +38,20 @@ function embeddedStore(): StoreUnderTest {
   };
 }
 
+/** A local layer over an empty shared one (src/store/overlay/): with nothing to shadow it must answer as a catalog. */
+function overlayStore(): StoreUnderTest {
+  const embedded = embeddedStore();
+  return {
+    name: 'overlay (OverlayCatalog, a local layer over an empty shared one)',
+    skip: false,
+    start: embedded.start,
+    async open() {
+      return new OverlayCatalog(await embedded.open(), await embedded.open());
+    },
+    stop: embedded.stop,
+  };
+}
+
 function postgresStore(): StoreUnderTest {
   let server: PostgresServer | undefined;
   let repos = 0;
@@ -56,10 +71,10 @@ function postgresStore(): StoreUnderTest {
 }
 
 /**
- * The AsyncCatalog contract, one suite for both stores (issue 18): every layer above the store relies on exactly
+ * The AsyncCatalog contract, one suite for every store (issue 18): every layer above the store relies on exactly
  * these answers, so the embedded SQLite catalog and a PostgreSQL namespace must give them alike.
  */
-describe.each([embeddedStore(), postgresStore()])('AsyncCatalog contract: $name', (store) => {
+describe.each([embeddedStore(), overlayStore(), postgresStore()])('AsyncCatalog contract: $name', (store) => {
   const open: AsyncCatalog[] = [];
   const fresh = async (): Promise<AsyncCatalog> => {
     const catalog = await store.open();
@@ -181,7 +196,9 @@ describe.each([embeddedStore(), postgresStore()])('AsyncCatalog contract: $name'
     expect(await catalog.lexicalSearch('rate limiter', { k: 5, accept: (p) => p !== 'src/limit.ts' })).toEqual([]);
 
     await catalog.resetManifest();
-    expect(await catalog.getManifest()).toBeNull();
+    // An overlay's identity is its shared layer's: forgetting the local layer's leaves the shared one in view.
+    if (catalog instanceof OverlayCatalog) expect(await catalog.getManifest()).toEqual(await catalog.base.getManifest());
+    else expect(await catalog.getManifest()).toBeNull();
     expect(await catalog.stats()).toEqual(expect.objectContaining({ files: 2, chunks: 3 }));
   });
 });
