@@ -201,7 +201,7 @@ export const JudgementShape = z.object({
 export const RetrieveContextOutput = z.object({
   status: z.enum(['done', 'judge']).describe('done: the answer is here; judge: call judge_context with evaluations of the candidates'),
   results: z.array(resultFile(BudgetedChunk)).optional().describe('status done: files at or above the high threshold, best first'),
-  related: z.array(resultFile(BudgetedChunk)).optional().describe('status done: files in the related band, best first'),
+  related: z.array(resultFile(BudgetedChunk)).optional().describe('status done: files in the related band, best first; when no file reaches it, the nearest files of the tangential band (at most 5)'),
   cycles: z.array(CycleTrace).optional().describe('status done: the cycle trace'),
   stoppedBecause: stoppedBecause.optional(),
   sessionId: z.string().optional().describe('judge: the retrieval session to pass to judge_context'),

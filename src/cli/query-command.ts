@@ -52,9 +52,11 @@ export async function queryWith(io: CliIO, text: string, o: QueryCliOptions, acc
     const result = o.judgeCmd === undefined
       ? await retrieve(index, task, { builtinJudge, relatedThreshold })
       : await retrieveJudgedBy(io, index, task, { command: o.judgeCmd, timeoutMs, builtinJudge, relatedThreshold });
-    const related = result.related.filter((f) => f.relevance >= LOOP_TUNING.relatedThreshold);
+    const inBand = result.related.filter((f) => f.relevance >= LOOP_TUNING.relatedThreshold);
+    // The library's rule: with nothing in the related band or above, the nearest files stand in.
+    const related = inBand.length > 0 || result.results.length > 0 ? inBand : result.related.slice(0, LOOP_TUNING.nearMisses);
     if (o.json) printJson(io, { ...result, related });
-    else printHuman(io, { ...result, related }, { chunks: (await index.stats()).chunks, nearMisses: result.related.filter((f) => !related.includes(f)) });
+    else printHuman(io, { ...result, related: inBand }, { chunks: (await index.stats()).chunks, nearMisses: result.related.filter((f) => !inBand.includes(f)) });
     return 0;
   });
 }

@@ -9,7 +9,7 @@ import type { CycleQuery } from './refine.js';
 import type { ResolvedTask } from './task.js';
 
 /** Tuning of the loop's dispatch. */
-export const LOOP_TUNING = Object.freeze({ chunksPerCycle: 40, patternChunks: 12, usageChunks: 8, relatedThreshold: 0.4, taskLexicalDepth: 200, learnedLexicalTerms: 4 });
+export const LOOP_TUNING = Object.freeze({ chunksPerCycle: 40, patternChunks: 12, usageChunks: 8, relatedThreshold: 0.4, nearMisses: 5, taskLexicalDepth: 200, learnedLexicalTerms: 4 });
 
 /** A chunk a cycle found, and which of the cycle's searches found it. */
 export interface DispatchedChunk extends ScoredChunk {

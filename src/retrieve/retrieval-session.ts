@@ -209,7 +209,11 @@ export class RetrievalSession {
       key: (f) => ({ path: f.evaluation.path, relevance: f.evaluation.relevance, firstSeen: f.firstSeen, tieBreak: f.judged ? f.hint : undefined, isContext: roleOf(f, t.highThreshold) === 'context' }),
     });
     const relatedThreshold = this.options.relatedThreshold ?? LOOP_TUNING.relatedThreshold;
-    const shown = ranked.filter((f) => f.evaluation.relevance >= relatedThreshold);
+    let shown = ranked.filter((f) => f.evaluation.relevance >= relatedThreshold);
+    // Never an empty answer while the loop saw candidates: with no file in the related band (a task for something
+    // the code base does not have yet), its nearest files stand in — the best few of the tangential band, with the
+    // relevance they were judged, so the bands keep their meaning.
+    if (shown.length === 0) shown = ranked.filter((f) => f.evaluation.relevance >= LOW_RELEVANCE).slice(0, LOOP_TUNING.nearMisses);
     // A definition the answer already holds is not missing: its file is right there.
     const held = new Set(shown.flatMap((f) => [...f.chunks.values()].map((c) => c.row.symbol)));
     const toResult = (f: FileState) => withoutHeld(toResultFile(f, t.highThreshold), held);
