@@ -38,7 +38,7 @@ export interface OpenSharedReaderOptions {
  * @throws what openPostgresStorage throws (StoreUnavailableError, ConfigError for a namespace never indexed, ...).
  */
 export async function openSharedReader(o: OpenSharedReaderOptions): Promise<{ storage: IndexStorage; writable: boolean; label: string }> {
-  const shared = await openPostgresStorage({ store: o.store, root: o.root, role: 'reader', model: o.model, rebuild: false });
+  const shared = await openPostgresStorage({ store: o.store, root: o.root, role: 'reader', model: o.model, rebuild: false, note: o.note });
   try {
     const label = shared.label;
     const dir = localLayerDir(o.indexDir, label);

@@ -3,9 +3,9 @@ import type { ModelSpec } from '../embed/models.js';
 import { ConfigError, IndexMismatchError } from '../errors.js';
 import type { IndexStorage, WriteHold } from '../store/index-storage.js';
 import { PgvectorStore } from '../store/postgres/pgvector-store.js';
-import { PostgresCatalog } from '../store/postgres/postgres-catalog.js';
+import { isMissingNamespace, PostgresCatalog } from '../store/postgres/postgres-catalog.js';
 import { LayeredStorage, type NamedStorage } from './layered-storage.js';
-import { storeNamespace } from './store-namespace.js';
+import { defaultBranch, storeNamespace } from './store-namespace.js';
 
 /** Which side of a shared store a process is on: one writer per namespace at a time, any number of readers. */
 export type StoreRole = 'writer' | 'reader';
@@ -22,6 +22,8 @@ export interface OpenPostgresStorageOptions {
   readonly rebuild: boolean;
   /** How long a writer waits for another writer of the namespace to finish (ms; 0 = refuse at once). */
   readonly lockWaitMs?: number;
+  /** Told in one sentence when a reader reads another namespace than the checkout's branch (its default branch). */
+  readonly note?: (message: string) => void;
 }
 
 /** Most bases one namespace may stand on (a branch over a branch over ...); more is taken for a loop. */
@@ -37,7 +39,20 @@ const MAX_BASE_DEPTH = 8;
  */
 export async function openPostgresStorage(o: OpenPostgresStorageOptions): Promise<NamedStorage> {
   const { repo, ref } = await storeNamespace(o.root, o.store);
-  return openNamespace({ ...o, repo, ref, baseRef: o.role === 'writer' ? o.store.baseRef : undefined, above: [] });
+  try {
+    return await openNamespace({ ...o, repo, ref, baseRef: o.role === 'writer' ? o.store.baseRef : undefined, above: [] });
+  } catch (error) {
+    // A reader on a branch CI never indexed (a developer's own branch) reads the default branch's index instead;
+    // its local layer of edits (watch, mcp) then holds everything the branch changed. A ref given by hand is kept.
+    if (o.role !== 'reader' || o.store.ref !== undefined || !isMissingNamespace(error)) throw error;
+    const fallback = await defaultBranch(o.root);
+    if (fallback === null || fallback === ref) throw error;
+    const storage = await openNamespace({ ...o, repo, ref: fallback, baseRef: undefined, above: [] }).catch(() => {
+      throw error;
+    });
+    o.note?.(`${repo}@${ref} has no shared index; reading ${repo}@${fallback} (the origin's default branch) instead. Pass --ref to choose.`);
+    return storage;
+  }
 }
 
 async function openNamespace(o: OpenPostgresStorageOptions & { repo: string; ref: string; baseRef: string | undefined; above: readonly string[] }): Promise<NamedStorage> {
@@ -81,7 +96,7 @@ async function openBase(o: Parameters<typeof openNamespace>[0], branch: string):
   try {
     return await openNamespace({ ...o, role: 'reader', rebuild: false, baseRef: undefined });
   } catch (error) {
-    if (!(error instanceof ConfigError) || !/has no index of/.test(error.message)) throw error;
+    if (!isMissingNamespace(error)) throw error;
     throw new ConfigError(`${branch} is a branch of ${o.repo}@${o.ref}, which has no index. Index the base first: codescout index --store ... --ref ${o.ref}.`, 'baseRef', { cause: error });
   }
 }

@@ -36,6 +36,15 @@ export async function storeNamespace(root: string, given: { repo?: string; ref?:
   return { repo, ref };
 }
 
+/**
+ * The branch the origin remote's HEAD names (`origin/main` -> `main`), or null: no checkout, no origin, or a clone
+ * that never recorded it (`git remote set-head origin --auto` records it).
+ */
+export async function defaultBranch(root: string): Promise<string | null> {
+  const head = await git(root, ['symbolic-ref', '--short', '-q', 'refs/remotes/origin/HEAD']);
+  return head === null ? null : head.replace(/^origin\//, '');
+}
+
 /** `host/owner/name` of a remote URL (https, ssh or scp-like), or null for none or a local path. */
 export function repoName(url: string | null): string | null {
   if (url === null || url === '') return null;

@@ -18,6 +18,14 @@ import { chunksWithoutVectors, namespaceVectors, queuedTexts, rowVectors, waitin
 import { ensureVectorIndex, nearestChunks, parseVector } from './vector-search.js';
 import { acquireWriterLock, releaseWriterLock, type WriterLockHolder } from './writer-lock.js';
 
+/** The end of the message of a reader's open of a namespace nobody has built (see {@link isMissingNamespace}). */
+const NO_NAMESPACE_HINT = 'Build it first: codescout index --store ...';
+
+/** True for the error of a reader's open of a namespace nobody has built. */
+export function isMissingNamespace(error: unknown): error is ConfigError {
+  return error instanceof ConfigError && error.message.endsWith(NO_NAMESPACE_HINT);
+}
+
 /** How to open a {@link PostgresCatalog}. */
 export interface PostgresCatalogOptions extends ConnectionSettings {
   /** The namespace: a repository id (e.g. `github.com/acme/shop`) and a ref (`main`, a branch). */
@@ -77,7 +85,7 @@ export class PostgresCatalog implements AsyncCatalog {
         await assertSchemaCurrent(sql, options.connectionString);
         const [row] = await sql.rows<{ id: number }>('SELECT id FROM namespaces WHERE repo = $1 AND ref = $2', [options.repo, options.ref]);
         if (row === undefined) {
-          throw new ConfigError(`PostgreSQL at ${redactConnectionString(options.connectionString)} has no index of ${options.repo}@${options.ref}. Build it first: codescout index --store ...`, 'store');
+          throw new ConfigError(`PostgreSQL at ${redactConnectionString(options.connectionString)} has no index of ${options.repo}@${options.ref}. ${NO_NAMESPACE_HINT}`, 'store');
         }
         return new PostgresCatalog(options, pool, undefined, row.id, undefined);
       }

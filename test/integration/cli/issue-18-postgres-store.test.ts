@@ -94,6 +94,26 @@ describe.skipIf(isPostgresSkipped)('issue 18: codescout index/search/query/statu
     }
   });
 
+  it('a reader on a branch CI never indexed reads the origin\'s default branch, and says so; a --ref given by hand is kept', async () => {
+    const checkout = await createTempTree({ 'src/geo/heading.ts': 'export function headingOf(degrees: number): string {\n  return degrees < 180 ? "east" : "west";\n}\n' });
+    try {
+      await git('git', ['-C', checkout.root, 'init', '-q', '-b', 'my-own-branch']);
+      await git('git', ['-C', checkout.root, 'remote', 'add', 'origin', 'https://github.com/acme/compass.git']);
+      await git('git', ['-C', checkout.root, 'symbolic-ref', 'refs/remotes/origin/HEAD', 'refs/remotes/origin/trunk']);
+      const built = await runCli(['index', checkout.root, '--cache-dir', checkout.cacheDir, ...store, '--ref', 'trunk', '--no-progress']);
+      expect(built.code, built.stderr).toBe(0);
+      const search = await runCli(['search', 'heading in degrees', '--root', checkout.root, '--cache-dir', checkout.cacheDir, ...store, '--json']);
+      expect(search.code, search.stderr).toBe(0);
+      expect(JSON.parse(search.stdout).hits[0]).toMatchObject({ path: 'src/geo/heading.ts' });
+      expect(search.stderr).toContain('github.com/acme/compass@my-own-branch has no shared index; reading github.com/acme/compass@trunk');
+      const pinned = await runCli(['search', 'heading in degrees', '--root', checkout.root, '--cache-dir', checkout.cacheDir, ...store, '--ref', 'my-own-branch']);
+      expect(pinned.code).toBe(2);
+      expect(pinned.stderr).toContain('has no index of github.com/acme/compass@my-own-branch');
+    } finally {
+      await checkout.dispose();
+    }
+  });
+
   it('a reader of a namespace nobody built, and a folder that is no git checkout, get one line and exit 2', async () => {
     const unbuilt = await runCli(['search', 'token', '--root', tree.root, '--cache-dir', tree.cacheDir, ...store, '--repo', 'nobody/built-this', '--ref', 'main']);
     expect(unbuilt.code).toBe(2);
