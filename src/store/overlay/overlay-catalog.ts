@@ -4,7 +4,7 @@ import type {
   CatalogStats, ChunkRow, FileRow, LexicalHit, Manifest, ReplaceFileInput, ReplaceFileResult,
 } from '../catalog-types.js';
 import { fromBase, fromLocal, isLocalRow, rekey, splitRowIds, toBase, toLocal, withOverlayIds } from './layer-ids.js';
-import { mergeLexicalHits } from './lexical-merge.js';
+import { localHitsOnSharedScale, mergeLexicalHits } from './lexical-merge.js';
 
 /** content_hash of a local file row that hides a file of the shared layer: gone (or no longer indexed) here. */
 export const HIDDEN_FILE_HASH = 'overlay:hidden';
@@ -25,6 +25,8 @@ const LIST_BASE_FILES_FROM = 20;
  * and so include the shared chunks of shadowed files: they feed ranking statistics, where that is noise.
  */
 export class OverlayCatalog implements AsyncCatalog {
+  private sharedStats: { generation: number; stats: CatalogStats } | undefined;
+
   constructor(
     /** The shared layer: read only. */
     readonly base: AsyncCatalog,
@@ -162,20 +164,23 @@ export class OverlayCatalog implements AsyncCatalog {
 
   async getChunks(rowIds: readonly number[]): Promise<ChunkRow[]> {
     const { base, local } = splitRowIds(rowIds);
-    const [shared, own] = await Promise.all([this.base.getChunks(base), this.local.getChunks(local)]);
-    const byId = new Map<number, ChunkRow>([...withOverlayIds(shared, fromBase), ...withOverlayIds(own, fromLocal)].map((r) => [r.rowId, r]));
+    const [shadow, shared, own] = await Promise.all([this.shadowed(), this.base.getChunks(base), this.local.getChunks(local)]);
+    const visible = shared.filter((r) => !shadow.has(r.path));
+    const byId = new Map<number, ChunkRow>([...withOverlayIds(visible, fromBase), ...withOverlayIds(own, fromLocal)].map((r) => [r.rowId, r]));
     return rowIds.flatMap((id) => byId.get(id) ?? []);
   }
 
   async rowPaths(rowIds: readonly number[]): Promise<Map<number, string>> {
     const { base, local } = splitRowIds(rowIds);
-    const [shared, own] = await Promise.all([this.base.rowPaths(base), this.local.rowPaths(local)]);
-    return new Map([...rekey(shared, fromBase), ...rekey(own, fromLocal)]);
+    const [shadow, shared, own] = await Promise.all([this.shadowed(), this.base.rowPaths(base), this.local.rowPaths(local)]);
+    const visible = new Map([...shared].filter(([, path]) => !shadow.has(path)));
+    return new Map([...rekey(visible, fromBase), ...rekey(own, fromLocal)]);
   }
 
   async getChunkByRowId(rowId: number): Promise<ChunkRow | undefined> {
     const row = isLocalRow(rowId) ? await this.local.getChunkByRowId(toLocal(rowId)) : await this.base.getChunkByRowId(toBase(rowId));
-    return row === undefined ? undefined : { ...row, rowId };
+    if (row === undefined || (!isLocalRow(rowId) && (await this.shadowed()).has(row.path))) return undefined;
+    return { ...row, rowId };
   }
 
   /** Both layers' best hits, the shared layer's without shadowed files, the local scores put on the shared scale. */
@@ -183,8 +188,10 @@ export class OverlayCatalog implements AsyncCatalog {
     const shadow = await this.shadowed();
     if (shadow.size === 0) return withOverlayIds(await this.base.lexicalSearch(query, options), fromBase);
     const accept = (path: string): boolean => !shadow.has(path) && (options.accept?.(path) ?? true);
-    const [shared, own] = await Promise.all([this.base.lexicalSearch(query, { ...options, accept }), this.local.lexicalSearch(query, options)]);
-    return mergeLexicalHits({ query, options, shared: withOverlayIds(shared, fromBase), own: withOverlayIds(own, fromLocal), layers: this });
+    const [shared, own] = await Promise.all([
+      this.base.lexicalSearch(query, { ...options, accept }), localHitsOnSharedScale({ query, options, base: this.base, local: this.local }),
+    ]);
+    return mergeLexicalHits(withOverlayIds(shared, fromBase), withOverlayIds(own, fromLocal), options.k);
   }
 
   async documentFrequencies(words: readonly string[]): Promise<Map<string, number>> {
@@ -220,8 +227,9 @@ export class OverlayCatalog implements AsyncCatalog {
 
   async vectorsForRows(rowIds: readonly number[], revision: string): Promise<Array<{ rowId: number; vector: Float32Array }>> {
     const { base, local } = splitRowIds(rowIds);
-    const [shared, own] = await Promise.all([this.base.vectorsForRows(base, revision), this.local.vectorsForRows(local, revision)]);
-    return [...withOverlayIds(shared, fromBase), ...withOverlayIds(own, fromLocal)];
+    const [paths, shared, own] = await Promise.all([this.rowPaths(rowIds), this.base.vectorsForRows(base, revision), this.local.vectorsForRows(local, revision)]);
+    // Rows of shadowed shared files are not in view (rowPaths leaves them out).
+    return [...withOverlayIds(shared, fromBase), ...withOverlayIds(own, fromLocal)].filter((v) => paths.has(v.rowId));
   }
 
   /** The local layer's: the shared layer's missing vectors are its writer's to make. */
@@ -263,9 +271,21 @@ export class OverlayCatalog implements AsyncCatalog {
   }
 
   /** Files as searches see them; chunks and cached vectors of both layers; bytes of both. */
+  /**
+   * Files as searches see them (the shared layer's, less the shadowed, plus the local layer's own); chunks and cached
+   * vectors of both layers; bytes of both. The shared layer's counts are read once per shared generation: a watcher
+   * asks after every batch, and they do not move with local edits.
+   */
   async stats(): Promise<CatalogStats> {
-    const [files, shared, own] = await Promise.all([this.listFiles(), this.base.stats(), this.local.stats()]);
-    return { files: files.length, chunks: shared.chunks + own.chunks, cachedVectors: shared.cachedVectors + own.cachedVectors, dbBytes: shared.dbBytes + own.dbBytes };
+    const [shadow, generation, own] = await Promise.all([this.shadowed(), this.base.generation(), this.local.stats()]);
+    if (this.sharedStats?.generation !== generation) this.sharedStats = { generation, stats: await this.base.stats() };
+    const shared = this.sharedStats.stats;
+    const shadowedShared = (await this.sharedFiles([...shadow.keys()])).size;
+    const ownFiles = [...shadow.values()].filter((f) => f.contentHash !== HIDDEN_FILE_HASH).length;
+    return {
+      files: shared.files - shadowedShared + ownFiles, chunks: shared.chunks + own.chunks,
+      cachedVectors: shared.cachedVectors + own.cachedVectors, dbBytes: shared.dbBytes + own.dbBytes,
+    };
   }
 
   async integrityCheck(): Promise<string[]> {

@@ -21,9 +21,10 @@ function positionChanged(old: OldChunk, chunk: ChunkInput): boolean {
 /**
  * The body of `PostgresCatalog.replaceFile`, inside the caller's transaction; the same rules as the SQLite catalog:
  * an old chunk whose content reappears keeps its row id (only its position columns change), others are deleted or
- * inserted; new vectors go to the shared cache, texts without one to the queue; the generation moves when chunks did.
+ * inserted; new vectors go to the shared cache, texts without one to the queue; the generation moves when chunks or the file's content hash did.
  */
 export async function replaceFileRows(sql: Sql, namespaceId: number, input: ReplaceFileInput, now: number): Promise<ReplaceFileResult> {
+  const [before] = await sql.rows<{ content_hash: string }>('SELECT content_hash FROM files WHERE namespace_id = $1 AND path = $2', [namespaceId, input.path]);
   const [file] = await sql.rows<{ id: number }>(
     `INSERT INTO files (namespace_id, path, size, mtime_ms, content_hash, language, indexed_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
      ON CONFLICT (namespace_id, path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms,
@@ -60,7 +61,8 @@ export async function replaceFileRows(sql: Sql, namespaceId: number, input: Repl
   const added = await insertChunks(sql, { namespaceId, fileId, path: input.path, chunks: inserts });
   await storeVectors(sql, input.vectors, input.revision, now);
   await queueTexts(sql, input.pending ?? new Map(), now);
-  if (added.length > 0 || removedRowIds.length > 0 || moves.length > 0) await bumpGeneration(sql, namespaceId);
+  // A new or changed file counts even without chunks (a hidden row of a branch namespace), as in the SQLite store.
+  if (added.length > 0 || removedRowIds.length > 0 || moves.length > 0 || before?.content_hash !== input.contentHash) await bumpGeneration(sql, namespaceId);
   return { removedRowIds, added, keptCount };
 }
 

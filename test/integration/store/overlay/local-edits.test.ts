@@ -39,6 +39,8 @@ describe.skipIf(isPostgresSkipped)('a local layer of edits over a shared Postgre
     await Promise.all(open.splice(0).map((index) => index.close()));
     for (const [file, text] of Object.entries(SMALL_REPO)) await tree.write(file, text);
     await rm(path.join(tree.root, 'src/geo'), { recursive: true, force: true });
+    await rm(path.join(tree.root, 'src/net/limits.ts'), { force: true });
+    await rm(path.join(tree.root, 'src/net/hooks.ts'), { force: true });
     const reset = await openTracked({ localEdits: true });
     await reset.update(); // the working tree is the shared one again: the local layer empties
     await reset.close();
@@ -117,6 +119,31 @@ describe.skipIf(isPostgresSkipped)('a local layer of edits over a shared Postgre
     // Unscaled, the layer's own idf (a handful of chunks) would put it far below; scaled, within a few percent.
     expect(local / shared).toBeGreaterThan(0.85);
     expect(local / shared).toBeLessThan(1.15);
+  });
+
+  it('ranks local files by both layers\' word statistics: words common in the few edited files are not dropped', async () => {
+    const index = await openTracked({ localEdits: true });
+    // Three of the layer's four chunks hold "rate" and "limit"; one holds "middleware".
+    await tree.write('src/net/limits.ts', [
+      '/** The rate limit of date parsing per second. */\nexport function parseRateLimit(): number {\n  return 10;\n}\n',
+      '/** The rate limit of password checks per minute. */\nexport function passwordRateLimit(): number {\n  return 5;\n}\n',
+      '/** The rate limit of invoice exports per hour. */\nexport function exportRateLimit(): number {\n  return 2;\n}\n',
+    ].join('\n'));
+    await tree.write('src/net/hooks.ts', '/** Runs before every request handler. */\nexport function invoiceMiddleware(): void {\n  return;\n}\n');
+    await index.update();
+    expect(await localFiles(index)).toEqual(['src/net/hooks.ts', 'src/net/limits.ts']);
+    // By the layer's own statistics "rate" and "limit" are common words and would leave the query, and the three
+    // functions with them would vanish. The same tree indexed whole is the reference.
+    const whole = await openIndex({ root: tree.root, cacheDir: path.join(tree.cacheDir, 'whole'), offline: true });
+    open.push(whole);
+    await whole.update();
+    const top = async (i: CodeIndex) => new Map((await i.search('rate limit middleware', { k: 5, mode: 'lexical' })).map((h) => [h.symbol, h.score]));
+    const [overlay, reference] = [await top(index), await top(whole)];
+    for (const symbol of ['parseRateLimit', 'passwordRateLimit', 'exportRateLimit', 'invoiceMiddleware']) {
+      expect(overlay.has(symbol), `${symbol} in ${[...overlay.keys()].join(', ')}`).toBe(true);
+      expect(overlay.get(symbol)! / reference.get(symbol)!, symbol).toBeGreaterThan(0.8);
+      expect(overlay.get(symbol)! / reference.get(symbol)!, symbol).toBeLessThan(1.25);
+    }
   });
 
   it('a file written back to the shared content, or restored after a delete, leaves the layer', async () => {
