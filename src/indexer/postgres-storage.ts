@@ -67,17 +67,23 @@ async function openNamespace(o: OpenPostgresStorageOptions & { repo: string; ref
         catalog.label,
       );
     }
+    // The base is checked (it exists, it does not loop) before anything is emptied: a mistyped --base-ref with
+    // --rebuild must leave the namespace as it was.
+    const recorded = await catalog.baseRef();
+    const baseRef = o.baseRef ?? recorded;
+    if (baseRef !== null) {
+      if (baseRef === o.ref || o.above.includes(baseRef) || o.above.length >= MAX_BASE_DEPTH) {
+        throw new ConfigError(`${catalog.label} cannot stand on ${o.repo}@${baseRef}: the bases loop (${[...o.above, o.ref, baseRef].join(' -> ')}). Index it with another --base-ref.`, 'baseRef');
+      }
+      base = await openBase({ ...o, ref: baseRef, above: [...o.above, o.ref] }, catalog.label);
+    }
     if (o.rebuild) {
       await catalog.clear();
       await catalog.resetManifest();
     }
+    if (o.baseRef !== undefined && o.baseRef !== recorded) await rebase(catalog, o.baseRef, recorded);
     const own = new PostgresStorage(catalog, o.role);
-    const baseRef = o.baseRef === undefined ? await catalog.baseRef() : await rebase(catalog, o.baseRef);
-    if (baseRef === null) return own;
-    if (baseRef === o.ref || o.above.includes(baseRef) || o.above.length >= MAX_BASE_DEPTH) {
-      throw new ConfigError(`${catalog.label} cannot stand on ${o.repo}@${baseRef}: the bases loop (${[...o.above, o.ref, baseRef].join(' -> ')}). Index it with another --base-ref.`, 'baseRef');
-    }
-    base = await openBase({ ...o, ref: baseRef, above: [...o.above, o.ref] }, catalog.label);
+    if (base === undefined) return own;
     // A new branch takes its base's model, so that it is written with the vectors its base's cache already holds.
     if (o.role === 'writer' && (await catalog.getManifest()) === null) {
       const identity = await base.catalog.getManifest();
@@ -105,15 +111,12 @@ async function openBase(o: Parameters<typeof openNamespace>[0], branch: string):
  * Records `baseRef` as the writer's base. A namespace already indexed over another base (or none) holds files
  * relative to that one: it must be emptied first (--rebuild), not silently reinterpreted.
  */
-async function rebase(catalog: PostgresCatalog, baseRef: string): Promise<string> {
-  const recorded = await catalog.baseRef();
-  if (recorded === baseRef) return baseRef;
+async function rebase(catalog: PostgresCatalog, baseRef: string, recorded: string | null): Promise<void> {
   if ((await catalog.stats()).files > 0) {
     const was = recorded === null ? 'as a whole index' : `over ${recorded}`;
     throw new ConfigError(`${catalog.label} was indexed ${was}; to index it over ${baseRef}, add --rebuild (it is emptied first).`, 'baseRef');
   }
   await catalog.setBaseRef(baseRef);
-  return baseRef;
 }
 
 /**

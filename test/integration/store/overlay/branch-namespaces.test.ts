@@ -115,6 +115,13 @@ describe.skipIf(isPostgresSkipped)('branch namespaces over a base in the shared 
     const missing = indexAs('hotfix', { baseRef: 'nobody-built-this' });
     await expect(missing).rejects.toBeInstanceOf(ConfigError);
     await expect(missing).rejects.toThrow(/branch of fixtures\/small@nobody-built-this, which has no index/);
-    await expect(indexAs('main', { baseRef: 'main' })).rejects.toThrow(/was indexed as a whole index/);
+    await expect(indexAs('main', { baseRef: 'main' })).rejects.toThrow(/cannot stand on fixtures\/small@main: the bases loop \(main -> main\)/);
+    await expect(indexAs('main', { baseRef: 'release' })).rejects.toThrow(/the bases loop \(main -> release -> feature -> main\)/);
+    await indexAs('standalone');
+    await expect(indexAs('main', { baseRef: 'standalone' })).rejects.toThrow(/was indexed as a whole index; to index it over standalone, add --rebuild/);
+    // A mistyped base with --rebuild is refused before anything is emptied.
+    const before = await stored('feature');
+    await expect(indexAs('feature', { baseRef: 'mian', rebuild: true })).rejects.toThrow(/which has no index/);
+    expect(await stored('feature')).toEqual(before);
   });
 });
