@@ -1,5 +1,6 @@
 import { openIndex } from '../code-index.js';
-import { serveQueries } from './served-commands.js';
+import { resolveConfig } from '../config.js';
+import { serveQueries, sharedStoreServeError } from './served-commands.js';
 import { indexOptions, printNotes, type IndexCliOptions } from './index-commands.js';
 import { println, type CliIO } from './output.js';
 import { stopSignal } from './stop-signal.js';
@@ -13,6 +14,8 @@ import { stopSignal } from './stop-signal.js';
  * @throws ServerBusyError (exit 5) when another process already serves the index; ModelLoadError (exit 3).
  */
 export async function runServe(io: CliIO, root: string | undefined, o: IndexCliOptions): Promise<number> {
+  // Refused before anything is opened: every reader of a shared store reads it in its own process.
+  if (resolveConfig(indexOptions(root, o)).store !== null) throw sharedStoreServeError();
   const index = await openIndex(indexOptions(root, o));
   try {
     printNotes(io, index);

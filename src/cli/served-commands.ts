@@ -21,10 +21,8 @@ import { searchWith, type SearchCliOptions } from './search-command.js';
  */
 export async function serveQueries(index: CodeIndex, o: { log: (line: string) => void; required: boolean }): Promise<LineServer | null> {
   if (index.config.store !== null) {
-    // Every search and query of a shared store reads it (and the local layer of edits) in its own process.
-    const why = 'the index is in a shared store (--store): search and query read it in their own process';
-    if (o.required) throw new ConfigError(`Nothing to serve: ${why}. Run search and query with --store instead.`, 'store');
-    o.log(`codescout: not answering search and query over a socket: ${why}`);
+    if (o.required) throw sharedStoreServeError();
+    o.log(`codescout: not answering search and query over a socket: ${SHARED_STORE_READERS}`);
     return null;
   }
   const location = socketLocationOf(index.indexDir);
@@ -42,6 +40,14 @@ export async function serveQueries(index: CodeIndex, o: { log: (line: string) =>
     o.log(`codescout: not answering search and query over a socket (they run in-process): ${(error as Error).message}`);
     return null;
   }
+}
+
+/** Why nothing serves a shared store: every search and query reads it (and the local layer of edits) in its own process. */
+const SHARED_STORE_READERS = 'the index is in a shared store (--store): search and query read it in their own process';
+
+/** `serve` of a shared store: one line, exit 2. */
+export function sharedStoreServeError(): ConfigError {
+  return new ConfigError(`Nothing to serve: ${SHARED_STORE_READERS}. Run search and query with --store instead.`, 'store');
 }
 
 /**

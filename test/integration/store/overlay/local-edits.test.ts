@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openIndex, type CodeIndex, type OpenIndexOptions } from '../../../../src/index.js';
@@ -101,6 +102,25 @@ describe.skipIf(isPostgresSkipped)('a local layer of edits over a shared Postgre
     const reader = await openTracked({});
     expect((await reader.search('compass heading from degrees', { k: 1, mode: 'lexical' }))[0]?.path).toBe('src/geo/compass.ts');
     expect(() => reader.assertWritable()).toThrow(/open for reading.*watch --store/);
+  });
+
+  it('a reader leaves out a layer nobody keeps current (the watch ended or was killed), and says so', async () => {
+    const keeper = await openTracked({ localEdits: true });
+    await tree.write('src/geo/compass.ts', COMPASS);
+    await keeper.update();
+    const kept = await openTracked({});
+    expect((await kept.search('compass heading from degrees', { k: 1, mode: 'lexical' }))[0]?.path).toBe('src/geo/compass.ts');
+    expect(kept.notes.filter((n) => /local edits layer/.test(n))).toEqual([]);
+    await keeper.close();
+    const stale = await openTracked({});
+    expect((await stale.search('compass heading from degrees', { k: 3, mode: 'lexical' })).map((h) => h.path)).not.toContain('src/geo/compass.ts');
+    expect(stale.notes.join('\n')).toMatch(/is not kept current by a running watch or mcp; reading the shared index alone/);
+    // A keeper killed without closing leaves its file behind: its dead pid does not count.
+    const { readdir, writeFile } = await import('node:fs/promises');
+    const layer = (await readdir(path.join(stale.indexDir, 'local-edits'))).find((name) => !name.startsWith('.'))!;
+    await writeFile(path.join(stale.indexDir, 'local-edits', layer, 'keepers', '999999.json'), JSON.stringify({ host: hostname(), pid: 999_999, startedAt: '' }));
+    const afterKill = await openTracked({});
+    expect(afterKill.notes.join('\n')).toMatch(/not kept current/);
   });
 
   it('scores a local file on the shared scale: an edit that keeps a function keeps its lexical score', async () => {
