@@ -1,33 +1,18 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openIndex, retrieve, type CodeIndex } from '../../../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { retrieve } from '../../../src/index.js';
+import { fixtureIndex } from '../../helpers/fixture-index.js';
 import { runCli } from '../../helpers/cli.js';
 
 // A task for something the code base does not have yet ("add rate limiting" to a small API with none): no file
 // reaches the related band, and the answer must still name the code base's nearest files — with the low relevance
 // they were judged, so the bands keep their meaning — never nothing. (Real model, real tree-sitter.)
 
-const FIXTURE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/api-repo');
 const TASK = 'add rate limiting to the API endpoints';
-let index: CodeIndex;
-let cacheDir: string;
-
-beforeAll(async () => {
-  cacheDir = await mkdtemp(path.join(os.tmpdir(), 'codescout-absent-'));
-  index = await openIndex({ root: FIXTURE, cacheDir, offline: true });
-  await index.update();
-});
-afterAll(async () => {
-  await index.close();
-  await rm(cacheDir, { recursive: true, force: true });
-});
+const fixture = fixtureIndex('api-repo');
 
 describe('a task for a feature the code base lacks (real model)', () => {
   it('answers with the nearest files of the tangential band, at most five, where the app wires its middleware', async () => {
-    const r = await retrieve(index, { text: TASK });
+    const r = await retrieve(fixture.index, { text: TASK });
     expect(r.results).toEqual([]);
     expect(r.related.length).toBeGreaterThan(0);
     expect(r.related.length).toBeLessThanOrEqual(5);
@@ -39,19 +24,19 @@ describe('a task for a feature the code base lacks (real model)', () => {
   });
 
   it('a task in the code base\'s own words still answers from the related band and above only', async () => {
-    const r = await retrieve(index, { text: 'check the bearer token and reject unauthorized requests' });
+    const r = await retrieve(fixture.index, { text: 'check the bearer token and reject unauthorized requests' });
     expect([...r.results, ...r.related].map((f) => f.path)).toContain('src/middleware/auth.ts');
     // With an answer in the band, a near miss (the token helper, judged tangential here) does not stand in.
     for (const f of r.related) expect(f.relevance).toBeGreaterThanOrEqual(0.4);
   });
 
   it('query --json answers the same way; the readable output calls them near misses', async () => {
-    const json = await runCli(['query', TASK, '--root', FIXTURE, '--cache-dir', cacheDir, '--json', '--no-server']);
+    const json = await runCli(['query', TASK, '--root', fixture.root, '--cache-dir', fixture.cacheDir, '--json', '--no-server']);
     expect(json.code, json.stderr).toBe(0);
     const out = JSON.parse(json.stdout) as { results: unknown[]; related: Array<{ path: string }> };
     expect(out.results).toEqual([]);
     expect(out.related.map((f) => f.path)).toContain('src/app.ts');
-    const human = await runCli(['query', TASK, '--root', FIXTURE, '--cache-dir', cacheDir, '--no-server']);
+    const human = await runCli(['query', TASK, '--root', fixture.root, '--cache-dir', fixture.cacheDir, '--no-server']);
     expect(human.stdout).toContain('near misses (0.2-0.4):');
     expect(human.stdout).not.toContain('related:');
   });

@@ -1,34 +1,19 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openIndex, retrieve, startRetrieval, type CodeIndex } from '../../../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { retrieve, startRetrieval } from '../../../src/index.js';
+import { fixtureIndex } from '../../helpers/fixture-index.js';
 
-const FIXTURE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/polyglot-repo');
-let index: CodeIndex;
-let cacheDir: string;
-
-beforeAll(async () => {
-  cacheDir = await mkdtemp(path.join(os.tmpdir(), 'codescout-polyglot-'));
-  index = await openIndex({ root: FIXTURE, cacheDir, offline: true });
-  await index.update();
-});
-afterAll(async () => {
-  await index.close();
-  await rm(cacheDir, { recursive: true, force: true });
-});
+const fixture = fixtureIndex('polyglot-repo');
 
 describe('a TypeScript front end over Python and Go services (real model, real grammars)', () => {
   it('indexes every language by symbol: Python functions and classes, Go methods with their receiver', async () => {
-    const python = await index.search('amounts still owed on an account', { k: 3, mode: 'hybrid' });
+    const python = await fixture.index.search('amounts still owed on an account', { k: 3, mode: 'hybrid' });
     expect(python[0]).toMatchObject({ path: 'services/billing/ledger.py', symbol: 'open_balances', kind: 'function', parent: null });
-    const go = await index.search('product names that start with a prefix', { k: 5, mode: 'hybrid' });
+    const go = await fixture.index.search('product names that start with a prefix', { k: 5, mode: 'hybrid' });
     expect(go.find((h) => h.symbol === 'Complete')).toMatchObject({ path: 'services/catalog/suggest.go', kind: 'method', parent: 'Index', startLine: 23, endLine: 31 });
   });
 
   it('follows the client\'s call by name into the Python service that defines it', async () => {
-    const loop = await retrieve(index, { text: "show a customer's unpaid invoices on the billing page" });
+    const loop = await retrieve(fixture.index, { text: "show a customer's unpaid invoices on the billing page" });
     expect(loop.results[0]!.path).toBe('web/src/billing-page.ts');
     const service = [...loop.results, ...loop.related].find((f) => f.path === 'services/billing/ledger.py');
     expect(service).toBeDefined();

@@ -1,35 +1,20 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, openIndex, retrieve, startRetrieval, type CodeIndex, type RetrievalResult } from '../../../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, retrieve, startRetrieval, type RetrievalResult } from '../../../src/index.js';
+import { fixtureIndex } from '../../helpers/fixture-index.js';
 // @ts-expect-error: a plain ES module shared with the CLI and MCP tests (run there as a judge command)
 import { judge, judgePath } from '../../fixtures/judges/scripted-judge.mjs';
 
-const FIXTURE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/retrieval-repo');
 const TASK = { text: 'add rate limiting to the API endpoints' };
 type Verdict = { path: string; relevance: number; reason: string; missingContext: string[] };
 const scripted = judge as (r: { candidates: ReadonlyArray<{ path: string }> }) => { evaluations: Verdict[] };
 const verdictOf = judgePath as (path: string) => Verdict;
-let index: CodeIndex;
-let cacheDir: string;
-
-beforeAll(async () => {
-  cacheDir = await mkdtemp(path.join(os.tmpdir(), 'codescout-session-'));
-  index = await openIndex({ root: FIXTURE, cacheDir, offline: true });
-  await index.update();
-});
-afterAll(async () => {
-  await index.close();
-  await rm(cacheDir, { recursive: true, force: true });
-});
+const fixture = fixtureIndex('retrieval-repo');
 
 const files = (r: RetrievalResult): Array<[string, number]> => [...r.results, ...r.related].map((f) => [f.path, f.relevance]);
 
 describe('startRetrieval: the stepwise session (real model, real index)', () => {
   it('the scripted judge gives the same final files through the session and through retrieve({ evaluate })', async () => {
-    const session = await startRetrieval(index, TASK);
+    const session = await startRetrieval(fixture.index, TASK);
     let cycles = 0;
     while (!session.isDone) {
       cycles++;
@@ -37,7 +22,7 @@ describe('startRetrieval: the stepwise session (real model, real index)', () => 
       expect(step.done).toBe(session.isDone);
     }
     const stepwise = (await session.result());
-    const looped = await retrieve(index, TASK, { evaluate: (_t, candidates) => scripted({ candidates }).evaluations });
+    const looped = await retrieve(fixture.index, TASK, { evaluate: (_t, candidates) => scripted({ candidates }).evaluations });
     expect(files(stepwise)).toEqual(files(looped));
     expect(stepwise.results.map((f) => f.path)).toEqual(['src/http/middleware/throttle.ts', 'src/util/token-bucket.ts', 'src/http/pipeline.ts']);
     expect(stepwise.stoppedBecause).toBe('enough');
@@ -47,7 +32,7 @@ describe('startRetrieval: the stepwise session (real model, real index)', () => 
   });
 
   it('never offers a file again once the judge put it under 0.2, and learns terms from what it called high', async () => {
-    const session = await startRetrieval(index, { ...TASK, maxCycles: 3, minHigh: 10 });
+    const session = await startRetrieval(fixture.index, { ...TASK, maxCycles: 3, minHigh: 10 });
     const rejected = new Set<string>();
     const judgedHigh: string[] = [];
     while (!session.isDone) {
@@ -69,7 +54,7 @@ describe('startRetrieval: the stepwise session (real model, real index)', () => 
   });
 
   it('learns nothing from a file the judge rejects, however high the built-in hint', async () => {
-    const session = await startRetrieval(index, { ...TASK, maxCycles: 2 });
+    const session = await startRetrieval(fixture.index, { ...TASK, maxCycles: 2 });
     const throttle = session.candidates().find((c) => c.path === 'src/http/middleware/throttle.ts')!;
     expect(throttle.hint.relevance).toBeGreaterThanOrEqual(0.7);
     await session.judge(session.candidates().map((c) => ({ path: c.path, relevance: 0.1, reason: 'no' })));
@@ -78,7 +63,7 @@ describe('startRetrieval: the stepwise session (real model, real index)', () => 
   });
 
   it('a partial judgement: judged files take the judge\'s word, the others keep the hint', async () => {
-    const session = await startRetrieval(index, { ...TASK, maxCycles: 1 }, { relatedThreshold: 0 });
+    const session = await startRetrieval(fixture.index, { ...TASK, maxCycles: 1 }, { relatedThreshold: 0 });
     const candidates = session.candidates();
     const hints = new Map(candidates.map((c) => [c.path, c.hint]));
     // The file the built-in judge likes least, raised by the judge.
@@ -95,7 +80,7 @@ describe('startRetrieval: the stepwise session (real model, real index)', () => 
   });
 
   it('refuses a judgement for a path that is not a candidate, a relevance out of range, and judging after the end', async () => {
-    const session = await startRetrieval(index, { ...TASK, maxCycles: 1 });
+    const session = await startRetrieval(fixture.index, { ...TASK, maxCycles: 1 });
     await expect(session.judge([{ path: 'src/nowhere.ts', relevance: 0.9 }])).rejects.toThrow(ConfigError);
     await expect(session.judge([{ path: 'src/nowhere.ts', relevance: 0.9 }])).rejects.toThrow('"src/nowhere.ts" is not a candidate of cycle 1');
     const first = session.candidates()[0]!.path;
@@ -109,14 +94,14 @@ describe('startRetrieval: the stepwise session (real model, real index)', () => 
   });
 
   it('the learned judge keeps the bands: an unrelated task reaches no high file; it scores the same files the same way twice', async () => {
-    const unrelated = await retrieve(index, { text: 'bake sourdough bread with a long cold proof' }, { builtinJudge: 'learned', relatedThreshold: 0 });
+    const unrelated = await retrieve(fixture.index, { text: 'bake sourdough bread with a long cold proof' }, { builtinJudge: 'learned', relatedThreshold: 0 });
     const all = [...unrelated.results, ...unrelated.related];
     expect(all.length).toBeGreaterThan(0);
     for (const f of all) {
       expect(f.relevance, f.path).toBeLessThan(0.7);
       expect(f.reason).toMatch(/Learned judge: \d\.\d\d\.$/);
     }
-    const again = await retrieve(index, { text: 'bake sourdough bread with a long cold proof' }, { builtinJudge: 'learned', relatedThreshold: 0 });
+    const again = await retrieve(fixture.index, { text: 'bake sourdough bread with a long cold proof' }, { builtinJudge: 'learned', relatedThreshold: 0 });
     expect(files(again)).toEqual(files(unrelated));
   });
 });

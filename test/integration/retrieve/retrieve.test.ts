@@ -1,37 +1,23 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openIndex, retrieve, type CodeIndex, type RetrievalResult } from '../../../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { retrieve, type RetrievalResult } from '../../../src/index.js';
+import { fixtureIndex } from '../../helpers/fixture-index.js';
 import { ConfigError } from '../../../src/errors.js';
 
-const FIXTURE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/retrieval-repo');
-let index: CodeIndex;
-let cacheDir: string;
-
-beforeAll(async () => {
-  cacheDir = await mkdtemp(path.join(os.tmpdir(), 'codescout-retrieve-'));
-  index = await openIndex({ root: FIXTURE, cacheDir, offline: true });
-  await index.update();
-});
-afterAll(async () => {
-  await index.close();
-  await rm(cacheDir, { recursive: true, force: true });
-});
+const fixture = fixtureIndex('retrieval-repo');
 
 const paths = (r: RetrievalResult): string[] => [...r.results, ...r.related].map((f) => f.path);
 
 describe('retrieve: the iterative loop on a code base whose words differ from the task (real model)', () => {
   it('learns the code base\'s word for "rate limiting" and finds the throttle, its bucket and its registration', async () => {
-    const loop = await retrieve(index, { text: 'add rate limiting to the API endpoints' });
+    const loop = await retrieve(fixture.index, { text: 'add rate limiting to the API endpoints' });
     expect(loop.cycles[0]!.newTerms).toContain('throttle');
     expect(loop.cycles[1]!.query.keywords).toContain('throttle');
     expect(loop.results[0]!.path).toBe('src/http/middleware/throttle.ts');
     expect(loop.results[0]!.relevance).toBeGreaterThanOrEqual(0.8);
     expect(loop.results[0]!.reason).toMatch(/similarity/);
 
-    const single = await retrieve(index, { text: 'add rate limiting to the API endpoints', maxCycles: 1 });
+    const single = await retrieve(fixture.index, { text: 'add rate limiting to the API endpoints', maxCycles: 1 });
     expect(single.cycles).toHaveLength(1);
     const missedBySingle = paths(loop).filter((p) => !paths(single).includes(p));
     // Its registration: the pipeline calls throttle(), found by following the high result to its users.
@@ -40,7 +26,7 @@ describe('retrieve: the iterative loop on a code base whose words differ from th
   });
 
   it('follows a gap to an imported definition: the throttle uses TokenBucket, so its file joins as related', async () => {
-    const loop = await retrieve(index, { text: 'add rate limiting to the API endpoints' });
+    const loop = await retrieve(fixture.index, { text: 'add rate limiting to the API endpoints' });
     const bucket = loop.related.find((f) => f.path === 'src/util/token-bucket.ts');
     expect(bucket).toBeDefined();
     expect(bucket!.relevance).toBeGreaterThanOrEqual(0.5);
@@ -55,7 +41,7 @@ describe('retrieve: the iterative loop on a code base whose words differ from th
   });
 
   it('never asks for a definition the answer already holds (the scheduler uses retry, and retry.ts is the answer)', async () => {
-    const loop = await retrieve(index, { text: 'retry a failed database query' });
+    const loop = await retrieve(fixture.index, { text: 'retry a failed database query' });
     const files = [...loop.results, ...loop.related];
     expect(files[0]!.path).toBe('src/util/retry.ts');
     const scheduler = files.find((f) => f.path === 'src/jobs/scheduler.ts');
@@ -67,14 +53,14 @@ describe('retrieve: the iterative loop on a code base whose words differ from th
   });
 
   it('learns jwt/session words for "auth tokens expire" and returns the auth files first', async () => {
-    const loop = await retrieve(index, { text: 'fix the bug where auth tokens expire' });
+    const loop = await retrieve(fixture.index, { text: 'fix the bug where auth tokens expire' });
     const learned = loop.cycles.flatMap((c) => c.newTerms);
     expect(learned.some((t) => ['exp', 'stale', 'session', 'refresh', 'rotated', 'refresher'].includes(t))).toBe(true);
     expect(paths(loop).slice(0, 3).sort()).toEqual(['src/auth/jwt.ts', 'src/auth/session-refresh.ts', 'src/auth/token-store.ts']);
   });
 
   it('excludes irrelevant files and returns them only when a later cycle links them to a result', async () => {
-    const loop = await retrieve(index, { text: 'add rate limiting to the API endpoints' });
+    const loop = await retrieve(fixture.index, { text: 'add rate limiting to the API endpoints' });
     const excluded = loop.cycles.flatMap((c) => c.excluded);
     expect(excluded.length).toBeGreaterThan(0);
     for (const relevant of ['src/http/middleware/throttle.ts', 'src/util/token-bucket.ts']) expect(excluded).not.toContain(relevant);
@@ -86,7 +72,7 @@ describe('retrieve: the iterative loop on a code base whose words differ from th
   });
 
   it('stops early when enough high-relevance files are found', async () => {
-    const loop = await retrieve(index, { text: 'hash a password and check it against the stored hash', minHigh: 1 });
+    const loop = await retrieve(fixture.index, { text: 'hash a password and check it against the stored hash', minHigh: 1 });
     expect(loop.stoppedBecause).toBe('enough');
     expect(loop.cycles).toHaveLength(1);
     expect(loop.results[0]!.path).toBe('src/auth/password.ts');
@@ -94,19 +80,19 @@ describe('retrieve: the iterative loop on a code base whose words differ from th
 
   it('never runs more than maxCycles', async () => {
     for (const maxCycles of [1, 2]) {
-      const loop = await retrieve(index, { text: 'which code sends responses compressed with gzip', maxCycles, minHigh: 10 });
+      const loop = await retrieve(fixture.index, { text: 'which code sends responses compressed with gzip', maxCycles, minHigh: 10 });
       expect(loop.cycles.length).toBeLessThanOrEqual(maxCycles);
     }
   });
 
   it('is calibrated: an unrelated task reaches no high-relevance result', async () => {
-    const loop = await retrieve(index, { text: 'bake sourdough bread' });
+    const loop = await retrieve(fixture.index, { text: 'bake sourdough bread' });
     expect(loop.results).toEqual([]);
     expect([...loop.results, ...loop.related].every((f) => f.relevance < 0.7)).toBe(true);
   });
 
   it('respects patterns and excludes from the task', async () => {
-    const loop = await retrieve(index, { text: 'parse a date string', patterns: ['src/util/**'], excludes: ['src/util/dates.ts'] });
+    const loop = await retrieve(fixture.index, { text: 'parse a date string', patterns: ['src/util/**'], excludes: ['src/util/dates.ts'] });
     for (const p of paths(loop)) {
       expect(p.startsWith('src/util/')).toBe(true);
       expect(p).not.toBe('src/util/dates.ts');
@@ -116,7 +102,7 @@ describe('retrieve: the iterative loop on a code base whose words differ from th
   it('uses a caller-supplied async evaluator and passes it what the loop learned', async () => {
     const seen: number[] = [];
     const loop = await retrieve(
-      index,
+      fixture.index,
       { text: 'add rate limiting to the API endpoints', maxCycles: 2, minHigh: 5 },
       {
         evaluate: async (_task, files, context) => {
@@ -137,9 +123,9 @@ describe('retrieve: the iterative loop on a code base whose words differ from th
   });
 
   it('rejects a bad task with a typed error naming the field', async () => {
-    await expect(retrieve(index, { text: '   ' })).rejects.toBeInstanceOf(ConfigError);
-    await expect(retrieve(index, { text: 'x'.repeat(100_001) })).rejects.toThrow(/limit is 10000/);
-    await expect(retrieve(index, { text: 'ok', maxCycles: 9 })).rejects.toThrow(/maxCycles/);
-    await expect(retrieve(index, { text: 'ok', patterns: ['src/[abc'] })).rejects.toThrow(/malformed/);
+    await expect(retrieve(fixture.index, { text: '   ' })).rejects.toBeInstanceOf(ConfigError);
+    await expect(retrieve(fixture.index, { text: 'x'.repeat(100_001) })).rejects.toThrow(/limit is 10000/);
+    await expect(retrieve(fixture.index, { text: 'ok', maxCycles: 9 })).rejects.toThrow(/maxCycles/);
+    await expect(retrieve(fixture.index, { text: 'ok', patterns: ['src/[abc'] })).rejects.toThrow(/malformed/);
   });
 });
