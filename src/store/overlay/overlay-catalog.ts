@@ -26,6 +26,8 @@ const LIST_BASE_FILES_FROM = 20;
  */
 export class OverlayCatalog implements AsyncCatalog {
   private sharedStats: { generation: number; stats: CatalogStats } | undefined;
+  /** The local layer's paths as this writer last read them (see touchFile); dropped by every write. */
+  private writerShadow: Map<string, FileRow> | undefined;
 
   constructor(
     /** The shared layer: read only. */
@@ -86,9 +88,14 @@ export class OverlayCatalog implements AsyncCatalog {
     return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 
-  /** A file of the local layer is touched there; the shared layer's files are not this checkout's to touch. */
+  /**
+   * A file of the local layer is touched there; the shared layer's files are not this checkout's to touch. Only a
+   * writer touches (it holds the local layer's lock, so nobody else changes which paths it holds), and a pass touches
+   * every unchanged file: the local paths are read once and kept until this catalog writes again.
+   */
   async touchFile(input: { readonly path: string; readonly size: number; readonly mtimeMs: number }): Promise<void> {
-    const own = await this.local.getFile(input.path);
+    this.writerShadow ??= await this.shadowed();
+    const own = this.writerShadow.get(input.path);
     if (own !== undefined && own.contentHash !== HIDDEN_FILE_HASH) await this.local.touchFile(input);
   }
 
@@ -105,6 +112,7 @@ export class OverlayCatalog implements AsyncCatalog {
    * the local layer stays whole by itself). A file whose content is the shared layer's leaves the local layer.
    */
   async replaceFile(input: ReplaceFileInput): Promise<ReplaceFileResult> {
+    this.writerShadow = undefined;
     const shared = await this.base.getFile(input.path);
     if (shared !== undefined && shared.contentHash === input.contentHash && shared.language === input.language) {
       const removed = await this.local.removeFiles([input.path]);
@@ -121,6 +129,7 @@ export class OverlayCatalog implements AsyncCatalog {
   /** Removes local files; a file of the shared layer is hidden by a local row instead. Returns the rows gone from view. */
   async removeFiles(paths: readonly string[]): Promise<number[]> {
     if (paths.length === 0) return [];
+    this.writerShadow = undefined;
     const shared = await this.sharedFiles(paths);
     const removed: number[] = [];
     const revision = (await this.getManifest())?.revision ?? '';
@@ -139,6 +148,7 @@ export class OverlayCatalog implements AsyncCatalog {
 
   /** Forgets the local layer: the view is the shared index again. */
   async clear(): Promise<void> {
+    this.writerShadow = undefined;
     await this.local.clear();
   }
 

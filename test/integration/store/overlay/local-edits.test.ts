@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { rm, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -121,6 +121,18 @@ describe.skipIf(isPostgresSkipped)('a local layer of edits over a shared Postgre
     await writeFile(path.join(stale.indexDir, 'local-edits', layer, 'keepers', '999999.json'), JSON.stringify({ host: hostname(), pid: 999_999, startedAt: '' }));
     const afterKill = await openTracked({});
     expect(afterKill.notes.join('\n')).toMatch(/not kept current/);
+  });
+
+  it('a pass touches the local layer\'s own files only: a shared file whose mtime moved leaves no local row', async () => {
+    const index = await openTracked({ localEdits: true });
+    await tree.write('src/geo/compass.ts', COMPASS);
+    await index.update();
+    const later = new Date(Date.now() + 120_000);
+    for (const file of ['src/geo/compass.ts', 'src/util/dates.ts']) await utimes(path.join(tree.root, file), later, later);
+    const report = await index.update();
+    expect(report).toMatchObject({ filesChanged: 0, embedded: 0 });
+    expect(await localFiles(index)).toEqual(['src/geo/compass.ts']);
+    expect((await (index.store.catalog as OverlayCatalog).local.getFile('src/geo/compass.ts'))?.mtimeMs).toBe(later.getTime());
   });
 
   it('scores a local file on the shared scale: an edit that keeps a function keeps its lexical score', async () => {
