@@ -105,9 +105,28 @@ function configure(db: Database.Database, readonly: boolean): void {
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   // The first real read of the header happens here, so a garbage file fails with SQLITE_NOTADB.
   if (readonly) db.pragma('schema_version');
-  else db.pragma('journal_mode = WAL');
+  else switchToWal(db);
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
+}
+
+/**
+ * Puts the database in WAL mode. On a new file that another process is opening at the same moment, SQLite answers
+ * SQLITE_BUSY without calling the busy handler (the switch needs the file to itself), so it is retried here for
+ * as long as the busy timeout allows.
+ */
+function switchToWal(db: Database.Database): void {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      const code = (error as { code?: unknown } | null)?.code;
+      if (typeof code !== 'string' || !code.startsWith('SQLITE_BUSY') || Date.now() >= deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10 + Math.random() * 20);
+    }
+  }
 }
 
 function assertQuickCheck(db: Database.Database, path: string): void {

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import chokidar, { type FSWatcher } from 'chokidar';
 import type { CodeIndex } from '../code-index.js';
@@ -64,6 +65,12 @@ export interface IndexWatcher {
  */
 const SETTLE_POLL_MS = 25;
 
+/**
+ * How long after a new folder appears it is listed again (ms): by then chokidar watches it, so a file written
+ * later raises its own event and one written before is found by the listing.
+ */
+const NEW_FOLDER_RESCAN_MS = 250;
+
 const DEFAULT_WATCH = Object.freeze({
   debounceMs: 75, maxBatchDelayMs: 1000, settleMs: 50, maxPendingPaths: 5000, usePolling: false, lockWaitMs: 60_000, lockRetryMs: 1000,
 });
@@ -94,6 +101,7 @@ export function watchIndex(index: CodeIndex, options: WatchOptions = {}): IndexW
   let closed = false;
   let polling = o.usePolling;
   let waitingForLock = false;
+  let folderScans = 0;
 
   const rel = (abs: string): string => path.relative(root, abs).split(path.sep).join('/');
 
@@ -178,6 +186,44 @@ export function watchIndex(index: CodeIndex, options: WatchOptions = {}): IndexW
     schedule();
   };
 
+  /**
+   * Lists a new folder once chokidar watches it: a file created in it between chokidar's own listing and its watch
+   * raises no event (seen with bursts of writes into new folders), so any file chokidar does not know is queued
+   * as changed and handed to chokidar to watch.
+   */
+  const rescanNewFolder = (absDir: string): void => {
+    folderScans++;
+    setTimeout(() => {
+      void listUnwatched(absDir)
+        .then((found) => {
+          if (closed || found.length === 0) return;
+          for (const abs of found) {
+            pending.change(rel(abs));
+            fsw?.add(abs);
+          }
+          schedule();
+        })
+        .catch(() => undefined) // the folder went again: its unlinkDir event covers it
+        .finally(() => folderScans--);
+    }, NEW_FOLDER_RESCAN_MS);
+  };
+
+  const listUnwatched = async (absDir: string): Promise<string[]> => {
+    const watched = fsw?.getWatched() ?? {};
+    const found: string[] = [];
+    const walk = async (dir: string): Promise<void> => {
+      const known = new Set(watched[dir] ?? []);
+      for (const entry of await readdir(dir, { withFileTypes: true })) {
+        const abs = path.join(dir, entry.name);
+        if (isIgnored(abs, entry)) continue;
+        if (entry.isDirectory()) await walk(abs);
+        else if (entry.isFile() && !known.has(entry.name)) found.push(abs);
+      }
+    };
+    await walk(absDir);
+    return found;
+  };
+
   const start = (usePolling: boolean): Promise<void> =>
     new Promise((resolve, reject) => {
       const w = chokidar.watch(root, {
@@ -193,6 +239,7 @@ export function watchIndex(index: CodeIndex, options: WatchOptions = {}): IndexW
       w.on('change', onFile('change'));
       w.on('unlink', onFile('remove'));
       w.on('unlinkDir', onFile('remove'));
+      w.on('addDir', rescanNewFolder);
       w.on('ready', () => resolve());
       w.on('error', (err: unknown) => {
         const error = err as NodeJS.ErrnoException;
@@ -224,7 +271,7 @@ export function watchIndex(index: CodeIndex, options: WatchOptions = {}): IndexW
       return watcher;
     },
     async idle() {
-      while (timer || !pending.isEmpty) {
+      while (timer || !pending.isEmpty || folderScans > 0) {
         await new Promise((r) => setTimeout(r, 10));
         await running;
       }
