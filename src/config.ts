@@ -18,6 +18,8 @@ export const DEFAULTS = Object.freeze({
   hnswEfConstruction: 200,
   hnswEfSearch: 96,
   hnswSaveDelayMs: 2000,
+  /** Shortest time between two saves of the HNSW graph while a build is still embedding. */
+  hnswCheckpointMs: 10_000,
   embedBatchSize: 1,
   watchDebounceMs: 75,
   maxCycles: 3,

@@ -124,6 +124,8 @@ export class Indexer {
       const fresh = new Map(batch.map((t, i) => [t.hash, embedded[i]!]));
       const rows = await catalog.storePendingVectors(fresh, embedder.revision);
       await vectors.upsert(rows.map((r) => ({ rowId: r.rowId, vector: fresh.get(r.hash)! })));
+      // Other processes searching during a long build load the saved graph instead of rebuilding it each time.
+      await vectors.checkpoint();
       o.counters.embedded += batch.length;
       o.progress.chunksQueued = Math.max(o.progress.chunksQueued, o.counters.embedded);
       o.report();

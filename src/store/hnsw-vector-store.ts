@@ -20,7 +20,15 @@ export interface HnswVectorStoreOptions {
   readonly lockWaitMs: number;
   /** The index location cannot be written: nothing is ever saved. */
   readonly readonly: boolean;
+  /** Shortest time between two saves of a build in progress (ms; default DEFAULTS.hnswCheckpointMs), see checkpoint(). */
+  readonly checkpointMs?: number;
 }
+
+/**
+ * A build's saves take at most about this share of its time: the pause between two is at least this many times the
+ * last save's duration (a graph of 100k vectors takes about a second to write).
+ */
+const CHECKPOINT_PAUSE_PER_SAVE = 30;
 
 /**
  * The {@link VectorStore} of the embedded store: an HNSW graph (vectors.hnsw) derived from the SQLite catalog. It
@@ -32,6 +40,8 @@ export class HnswVectorStore implements VectorStore {
   private seenGeneration: number;
   private wrote = false;
   private readonly saver: DebouncedSaver;
+  private lastSaveAt = performance.now();
+  private lastSaveMs = 0;
 
   constructor(private readonly o: HnswVectorStoreOptions) {
     // The generation the graph reflects, not the catalog's now: a commit since the open must still be reconciled.
@@ -78,6 +88,26 @@ export class HnswVectorStore implements VectorStore {
     this.seenGeneration = this.o.catalog.generation();
     this.o.graph.setGeneration(this.seenGeneration);
     this.saver.schedule();
+  }
+
+  /**
+   * Saves the graph of a build in progress once `checkpointMs` (and 30 times the last save's duration) have passed
+   * since the last save. Until then another process's search rebuilds the whole graph from the cached vectors each
+   * time it opens the index; after it, it loads the saved graph and adds only the vectors embedded since.
+   */
+  async checkpoint(): Promise<void> {
+    const { graph, catalog, readonly } = this.o;
+    if (readonly || !graph.isDirty) return;
+    const pause = Math.max(this.o.checkpointMs ?? DEFAULTS.hnswCheckpointMs, this.lastSaveMs * CHECKPOINT_PAUSE_PER_SAVE);
+    if (performance.now() - this.lastSaveAt < pause) return;
+    // The caller holds the lock, so the graph reflects exactly the catalog's generation now (as in written()).
+    this.wrote = true;
+    this.seenGeneration = catalog.generation();
+    graph.setGeneration(this.seenGeneration);
+    const started = performance.now();
+    await graph.save();
+    this.lastSaveAt = performance.now();
+    this.lastSaveMs = this.lastSaveAt - started;
   }
 
   /**

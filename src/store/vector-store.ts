@@ -24,6 +24,11 @@ export interface VectorStore {
   catchUp(): Promise<void>;
   /** Ends a write (the writer still holds the lock): the vectors now reflect the catalog as it is; persist them soon. */
   written(): Promise<void>;
+  /**
+   * Mid-write (the writer holds the lock, the vectors reflect every commit so far): persists them when the last save
+   * is long enough ago, so other processes' searches during a long build load them instead of rebuilding them.
+   */
+  checkpoint(): Promise<void>;
   /** Where the vectors and the catalog's chunks disagree, one line per problem (empty = consistent). */
   verify(): Promise<string[]>;
   /** Bytes the vectors take beside the catalog (0 when they live inside it). */

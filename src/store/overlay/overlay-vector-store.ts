@@ -43,6 +43,10 @@ export class OverlayVectorStore implements VectorStore {
     await this.o.local.written();
   }
 
+  async checkpoint(): Promise<void> {
+    await this.o.local.checkpoint();
+  }
+
   async verify(): Promise<string[]> {
     const [shared, own] = await Promise.all([this.o.base.verify(), this.o.local.verify()]);
     return [...shared.map((p) => `shared index: ${p}`), ...own.map((p) => `local edits: ${p}`)];

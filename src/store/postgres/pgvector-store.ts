@@ -36,6 +36,10 @@ export class PgvectorStore implements VectorStore {
     // Committed with the catalog; nothing to persist.
   }
 
+  async checkpoint(): Promise<void> {
+    // Committed with the catalog; nothing to persist.
+  }
+
   /** The vectors are the catalog's: its integrity check (checkNamespace) covers them. */
   async verify(): Promise<string[]> {
     return [];
