@@ -1,12 +1,14 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { openIndex } from '../../../src/index.js';
 import { Catalog } from '../../../src/store/catalog.js';
 import { hnswPaths } from '../../../src/store/hnsw-file.js';
 import { HnswStore } from '../../../src/store/hnsw-store.js';
 import { HnswVectorStore } from '../../../src/store/hnsw-vector-store.js';
 import { openVectorStore } from '../../../src/store/open-vector-store.js';
+import { createTempTree, SMALL_REPO } from '../../helpers/fixture-tree.js';
 import { chunk, DIMS, fileInput, IDENTITY, REVISION, unit } from '../../support/postgres-fixtures.js';
 
 const dirs: string[] = [];
@@ -70,5 +72,25 @@ describe('HnswVectorStore.checkpoint (a build saves its graph on the way)', () =
     const store = new HnswVectorStore({ ...build, revision: REVISION, lockWaitMs: 0, readonly: true, checkpointMs: 0 });
     await store.checkpoint();
     expect(existsSync(hnswPaths(build.indexDir).graph)).toBe(false);
+  });
+});
+
+describe('a build offers a checkpoint after each batch of vectors', () => {
+  it('update() of a new index calls checkpoint while it embeds (real model, real files)', async () => {
+    const tree = await createTempTree(SMALL_REPO);
+    const spy = vi.spyOn(HnswVectorStore.prototype, 'checkpoint');
+    try {
+      const index = await openIndex({ root: tree.root, cacheDir: tree.cacheDir, offline: true });
+      try {
+        const report = await index.update();
+        expect(report.embedded).toBeGreaterThan(0);
+        expect(spy).toHaveBeenCalled();
+      } finally {
+        await index.close();
+      }
+    } finally {
+      spy.mockRestore();
+      await tree.dispose();
+    }
   });
 });
