@@ -22,7 +22,7 @@ import type { AsyncCatalog } from './store/catalog-port.js';
 import type { LexicalHit } from './store/catalog-types.js';
 import type { IndexStorage } from './store/index-storage.js';
 import type { VectorStore } from './store/vector-store.js';
-import { applyStoredFilters, hasOwnGlobs, readStoredFilters, readStoredFiltersIfSound, type IndexFilters } from './stored-filters.js';
+import { applyStoredFilters, hasOwnGlobs, readStoredFilters, readStoredFiltersIfSound, storeFilters, type IndexFilters } from './stored-filters.js';
 import type { Hit, SearchMode, SourceFile } from './types.js';
 
 /** Options of {@link openIndex}. */
@@ -108,10 +108,9 @@ export async function openIndex(given: OpenIndexOptions): Promise<CodeIndex> {
   // Read strictly only when they would apply: an opener that gives its own globs or forgets the stored ones (index
   // --reset-filters) must get past a damaged file.
   const forgetStored = given.useStoredFilters === false;
-  const storedFilters = forgetStored ? null : hasOwnGlobs(given) ? readStoredFiltersIfSound(indexDir) : readStoredFilters(indexDir);
-  const options = forgetStored ? given : applyStoredFilters(given, storedFilters);
-  const config = options === given ? located : resolveConfig(options);
-  const discovery = discoverySettingsFor(config, indexDir);
+  let storedFilters = forgetStored ? null : hasOwnGlobs(given) ? readStoredFiltersIfSound(indexDir) : readStoredFilters(indexDir);
+  let options = forgetStored ? given : applyStoredFilters(given, storedFilters);
+  let config = options === given ? located : resolveConfig(options);
   // A plain reader of a shared store keeps nothing on this machine: no folder is made for it.
   if (config.store === null || options.storeRole === 'writer' || options.localEdits === true) await makeIndexFolder(indexDir);
   const notes: string[] = [];
@@ -120,6 +119,20 @@ export async function openIndex(given: OpenIndexOptions): Promise<CodeIndex> {
     options.onProgress?.({ phase: 'model', filesDone: 0, filesTotal: 0, chunksEmbedded: 0, message });
   };
   const storage = await openStorage({ config, indexDir, options, note });
+  // A shared store keeps its writer's globs with it: an opener on another machine without globs of its own (a
+  // developer's watch --store, a fresh CI runner) indexes what the shared index holds.
+  if (!forgetStored && storedFilters === null && !hasOwnGlobs(given)) {
+    const shared = await storage.storage.sharedGlobs().catch(async (error: unknown) => {
+      await storage.storage.close();
+      throw error;
+    });
+    if (shared) {
+      storedFilters = shared;
+      options = applyStoredFilters(given, shared);
+      config = resolveConfig(options);
+    }
+  }
+  const discovery = discoverySettingsFor(config, indexDir);
   const revision = (await storage.storage.catalog.getManifest())?.revision ?? options.embedder?.revision ?? config.model.onnxSha256;
   return new CodeIndex({ config, indexDir, discovery, ...storage, revision, notes, storedFilters, ...options });
 }
@@ -336,6 +349,17 @@ export class CodeIndex {
   /** @throws ConfigError (exit 2) naming `action` when the index location is read-only, or a shared store was opened for reading. */
   assertWritable(action = 'update the index'): void {
     if (this.isReadonly) throw this.refusal(action);
+  }
+
+  /**
+   * Keeps the globs a writer indexes with (null: forget them): in filters.json in the index folder, and with a shared
+   * store too, so that its readers on other machines index what it holds.
+   * @throws ConfigError when the index cannot be written.
+   */
+  async storeFilters(filters: IndexFilters | null): Promise<void> {
+    this.assertWritable();
+    await storeFilters(this.indexDir, filters);
+    await this.storage.storeSharedGlobs(filters);
   }
 
   /** Whether the index can answer, and why not when it was reset (cheap: no table scans). */

@@ -94,6 +94,11 @@ function parseFilters(text: string): IndexFilters | null {
   } catch {
     return null; // not JSON: the caller names the file and the fix
   }
+  return filtersFrom(value);
+}
+
+/** Pure: the filter list a parsed value holds, or null when it is not `{ include: string[], exclude: string[] }`. */
+export function filtersFrom(value: unknown): IndexFilters | null {
   const globs = (v: unknown): v is string[] => Array.isArray(v) && v.every((g) => typeof g === 'string' && g.trim() !== '');
   if (typeof value !== 'object' || value === null) return null;
   const { include, exclude } = value as Record<string, unknown>;

@@ -9,7 +9,7 @@ import { ConfigError } from '../errors.js';
 import { eprintln, printJson, println, type CliIO } from './output.js';
 import { createProgressReporter } from './progress.js';
 import { describeFilters, type IndexFilters } from '../stored-filters.js';
-import { filtersForIndexRun, storeFilters } from './stored-filters.js';
+import { filtersForIndexRun } from './stored-filters.js';
 
 /** Options shared by every command that opens an index. */
 export interface IndexCliOptions {
@@ -58,9 +58,8 @@ export async function runIndex(
   const index = await openIndex({ ...filters.options, rebuild: o.rebuild, onProgress: progress.listener, storeRole: 'writer', lockWaitMs });
   if (filters.toStore !== undefined) {
     try {
-      index.assertWritable();
       // Before the pass: an interrupted pass is finished by the next watch or index with these globs, not the old ones.
-      await storeFilters(index.indexDir, filters.toStore);
+      await index.storeFilters(filters.toStore);
     } catch (error) {
       await index.close();
       throw error;

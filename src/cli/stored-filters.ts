@@ -7,7 +7,6 @@ import { indexDirFor } from '../indexer/index-location.js';
 import { catalogPath } from '../store/catalog-open.js';
 import { describeFilters, FILTERS_FILE_NAME, hasOwnGlobs, readStoredFilters, readStoredFiltersIfSound, sameFilters, type IndexFilters } from '../stored-filters.js';
 
-export { storeFilters } from '../stored-filters.js';
 
 /** The index folder the options name (without opening the index). @throws ConfigError as resolveConfig does. */
 export function indexDirOf(options: OpenIndexOptions): string {

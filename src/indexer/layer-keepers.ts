@@ -2,6 +2,7 @@ import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { IndexStorage, WriteHold } from '../store/index-storage.js';
+import type { IndexFilters } from '../stored-filters.js';
 
 /** The folder of a local layer where each process keeping it current (watch, mcp) leaves a file named by its pid. */
 const KEEPERS_DIR = 'keepers';
@@ -55,6 +56,8 @@ export async function keptLayer(storage: IndexStorage, dir: string): Promise<Ind
     },
     holdForWrite: (options: { readonly waitMs: number }): Promise<WriteHold> => storage.holdForWrite(options),
     replaceDamaged: (error: unknown, note: (message: string) => void) => storage.replaceDamaged(error, note),
+    sharedGlobs: () => storage.sharedGlobs(),
+    storeSharedGlobs: (filters: IndexFilters | null) => storage.storeSharedGlobs(filters),
     async close() {
       try {
         await storage.close();

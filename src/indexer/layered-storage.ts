@@ -1,4 +1,5 @@
 import type { IndexStorage, WriteHold } from '../store/index-storage.js';
+import type { IndexFilters } from '../stored-filters.js';
 import { OverlayCatalog } from '../store/overlay/overlay-catalog.js';
 import { OverlayVectorStore } from '../store/overlay/overlay-vector-store.js';
 
@@ -29,6 +30,15 @@ export class LayeredStorage implements NamedStorage {
 
   holdForWrite(options: { readonly waitMs: number }): Promise<WriteHold> {
     return this.top.holdForWrite(options);
+  }
+
+  /** The top layer's globs, else the base's: a developer's layer and a branch without globs of its own follow their base. */
+  async sharedGlobs(): Promise<IndexFilters | null | undefined> {
+    return (await this.top.sharedGlobs()) ?? this.base.sharedGlobs();
+  }
+
+  async storeSharedGlobs(filters: IndexFilters | null): Promise<void> {
+    await this.top.storeSharedGlobs(filters);
   }
 
   /** Damage of the top layer is repaired as its store repairs it; the caller's full pass refills it. */

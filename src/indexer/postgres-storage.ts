@@ -2,6 +2,7 @@ import type { StoreSettings } from '../config.js';
 import type { ModelSpec } from '../embed/models.js';
 import { ConfigError, IndexMismatchError } from '../errors.js';
 import type { IndexStorage, WriteHold } from '../store/index-storage.js';
+import type { IndexFilters } from '../stored-filters.js';
 import { PgvectorStore } from '../store/postgres/pgvector-store.js';
 import { isMissingNamespace, PostgresCatalog } from '../store/postgres/postgres-catalog.js';
 import { LayeredStorage, type NamedStorage } from './layered-storage.js';
@@ -140,6 +141,14 @@ export class PostgresStorage implements NamedStorage {
       throw new ConfigError(`${this.catalog.label} was opened for reading. Only codescout index --store ... writes a shared index.`, 'store');
     }
     return { release: async () => undefined };
+  }
+
+  async sharedGlobs(): Promise<IndexFilters | null> {
+    return this.catalog.globs();
+  }
+
+  async storeSharedGlobs(filters: IndexFilters | null): Promise<void> {
+    await this.catalog.setGlobs(filters);
   }
 
   /** Damage inside PostgreSQL is the server's to repair: nothing is replaced here. */

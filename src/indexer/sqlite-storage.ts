@@ -121,6 +121,15 @@ export class SqliteStorage implements IndexStorage {
     return true;
   }
 
+  /** Its globs live beside it, in filters.json. */
+  async sharedGlobs(): Promise<undefined> {
+    return undefined;
+  }
+
+  async storeSharedGlobs(): Promise<void> {
+    // filters.json in the index folder holds them (CodeIndex.storeFilters).
+  }
+
   async close(): Promise<void> {
     try {
       await this.hnsw.close();

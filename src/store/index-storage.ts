@@ -1,3 +1,4 @@
+import type { IndexFilters } from '../stored-filters.js';
 import type { AsyncCatalog } from './catalog-port.js';
 import type { VectorStore } from './vector-store.js';
 
@@ -28,6 +29,13 @@ export interface IndexStorage {
    * (the caller then rebuilds with a full pass); otherwise returns false and the caller rethrows.
    */
   replaceDamaged(error: unknown, note: (message: string) => void): Promise<boolean>;
+  /**
+   * The globs the writer of a shared store indexed it with (null: none), for openers on other machines that give
+   * none; undefined for a store whose globs are kept beside it on this machine (filters.json in the index folder).
+   */
+  sharedGlobs(): Promise<IndexFilters | null | undefined>;
+  /** Records the writer's globs with a shared store; a no-op for a store whose globs live in filters.json. */
+  storeSharedGlobs(filters: IndexFilters | null): Promise<void>;
   /** Persists what this process wrote and releases connections and files; not usable afterwards. */
   close(): Promise<void>;
 }

@@ -4,6 +4,7 @@ import { ConfigError, IndexMismatchError } from '../../errors.js';
 import type { CatalogStats, ChunkRow, FileRow, LexicalHit, Manifest, ReplaceFileInput, ReplaceFileResult } from '../catalog-types.js';
 import type { VectorHit } from '../vector-store.js';
 import { isSoundVector } from '../vector-health.js';
+import { filtersFrom, type IndexFilters } from '../../stored-filters.js';
 import type { AsyncCatalog, LexicalSearchOptions } from '../catalog-port.js';
 import { connectClient, inTransaction, openPool, sqlOver, toStoreError, type ConnectionSettings, type Sql } from './connection.js';
 import { redactConnectionString } from './connection-string.js';
@@ -190,6 +191,18 @@ export class PostgresCatalog implements AsyncCatalog {
   /** Records the namespace this one is a branch of (null: a whole index); a writer's, with the namespace emptied first. */
   async setBaseRef(ref: string | null): Promise<void> {
     await this.write.count('UPDATE namespaces SET base_ref = $2, updated_at = now() WHERE id = $1', [this.namespaceId, ref]);
+  }
+
+  /** The globs the namespace was indexed with (null: none given, or none recorded by an older codescout). */
+  async globs(): Promise<IndexFilters | null> {
+    const [row] = await this.read.rows<{ globs: unknown }>('SELECT globs FROM namespaces WHERE id = $1', [this.namespaceId]);
+    return row?.globs == null ? null : filtersFrom(row.globs);
+  }
+
+  /** Records the globs the writer indexes the namespace with (null: none). */
+  async setGlobs(filters: IndexFilters | null): Promise<void> {
+    const value = filters === null ? null : JSON.stringify({ include: filters.include, exclude: filters.exclude });
+    await this.write.count('UPDATE namespaces SET globs = $2::jsonb, updated_at = now() WHERE id = $1', [this.namespaceId, value]);
   }
 
   async resetManifest(): Promise<void> {
