@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, unlinkSync } from 'node:fs';
-import { link, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -65,7 +65,7 @@ export async function acquireWriteLock(indexDir: string, options: AcquireWriteLo
     if (raw === null) continue;
     const holder = parseOwner(raw);
     if (holder === null || isDead(holder)) {
-      await takeOver(path, raw, owner.token);
+      await takeOver(path, raw, owner);
       continue;
     }
     const remaining = deadline - Date.now();
@@ -100,28 +100,48 @@ async function tryCreate(path: string, content: string, token: string): Promise<
   }
 }
 
+/** Longest a break lock may stand before it is taken for a crashed breaker's (its work takes microseconds), in ms. */
+const BREAK_LOCK_MAX_AGE_MS = 10_000;
+
 /**
- * Removes a stale lock by renaming it aside (only one contender wins the rename), then checks that
- * what was moved is the stale file it judged. If a contender had meanwhile created a fresh lock, that
- * lock is put back.
+ * Removes a stale lock. Breakers take turns through a second lock (`write.lock.break`, created atomically like the
+ * lock itself): under it the lock file is read again and removed only if it still holds the stale content the caller
+ * judged, so a fresh lock that a contender created meanwhile is never touched (renaming the lock aside and putting it
+ * back, as before, lost a fresh lock when three contenders raced). The caller then competes to create the lock.
  */
-async function takeOver(path: string, staleRaw: string, token: string): Promise<void> {
-  const aside = `${path}.stale-${process.pid}-${token}`;
+async function takeOver(path: string, staleRaw: string, owner: LockOwner): Promise<void> {
+  const breakPath = `${path}.break`;
+  if (!(await tryCreate(breakPath, JSON.stringify(owner), `${owner.token}-break`))) {
+    await clearAbandonedBreak(breakPath);
+    await delay(2); // another contender is breaking it: try again after its turn
+    return;
+  }
   try {
-    await rename(path, aside);
-  } catch (error) {
-    if (isErrno(error, 'ENOENT')) return; // another contender removed it first
-    throw error;
-  }
-  const moved = await readFile(aside, 'utf8');
-  if (moved !== staleRaw) {
-    await link(aside, path).catch((error: unknown) => {
-      // EEXIST: a third process locked in the meantime. The lock we moved belongs to a process that
-      // believes it holds it; nothing can restore both, and this needs three racing writers.
-      if (!isErrno(error, 'EEXIST')) throw error;
+    const now = await readFile(path, 'utf8').catch((error: unknown) => {
+      if (isErrno(error, 'ENOENT')) return null;
+      throw error;
     });
+    if (now === staleRaw) await unlinkIfPresent(path);
+  } finally {
+    await unlinkIfPresent(breakPath);
   }
-  await unlink(aside);
+}
+
+/** Removes a break lock whose holder died mid-turn (same host, pid gone) or that is older than any turn takes. */
+async function clearAbandonedBreak(breakPath: string): Promise<void> {
+  const [raw, info] = await Promise.all([
+    readFile(breakPath, 'utf8').catch(() => null),
+    stat(breakPath).catch(() => null),
+  ]);
+  if (raw === null || info === null) return;
+  const holder = parseOwner(raw);
+  if (holder === null || isDead(holder) || Date.now() - info.mtimeMs > BREAK_LOCK_MAX_AGE_MS) await unlinkIfPresent(breakPath);
+}
+
+async function unlinkIfPresent(path: string): Promise<void> {
+  await unlink(path).catch((error: unknown) => {
+    if (!isErrno(error, 'ENOENT')) throw error;
+  });
 }
 
 function parseOwner(raw: string): LockOwner | null {
