@@ -5,9 +5,10 @@ import { isErrno } from './atomic-write.js';
 /**
  * Names of the temp files writers leave beside their target while writing, with the writer's pid: the graph and
  * meta saves and check stamps (`vectors.hnsw.tmp-<pid>`, see atomic-write.ts) and the lock's own files
- * (`write.lock.<pid>.<token>`, `write.lock.stale-<pid>-<token>`, see write-lock.ts).
+ * (`write.lock.<pid>.<token>`, `write.lock.break.<pid>.<token>-break`, see write-lock.ts; and
+ * `write.lock.stale-<pid>-<token>` of earlier versions).
  */
-const TEMP_NAME = /^(?:.+\.tmp-(\d+)|write\.lock\.(\d+)\.[0-9a-f]+|write\.lock\.stale-(\d+)-[0-9a-f]+)$/;
+const TEMP_NAME = /^(?:.+\.tmp-(\d+)|write\.lock\.(\d+)\.[0-9a-f]+|write\.lock\.stale-(\d+)-[0-9a-f]+|write\.lock\.break\.(\d+)\.[0-9a-f]+-break)$/;
 
 /** True when no process with this pid runs on this host (EPERM: it runs, as another user). */
 function isGone(pid: number): boolean {
@@ -36,7 +37,7 @@ export async function removeStaleTempFiles(indexDir: string): Promise<string[]> 
   for (const name of names) {
     const m = TEMP_NAME.exec(name);
     if (m === null) continue;
-    const pid = Number(m[1] ?? m[2] ?? m[3]);
+    const pid = Number(m[1] ?? m[2] ?? m[3] ?? m[4]);
     if (pid === process.pid || !isGone(pid)) continue;
     try {
       await unlink(join(indexDir, name));

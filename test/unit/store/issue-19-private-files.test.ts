@@ -49,7 +49,7 @@ describe('issue 19: temp files of a crashed save', () => {
   it('removes those of writers that no longer run and keeps those of live ones', async () => {
     const dir = tmp.make();
     const dead = deadPid();
-    const stale = [`vectors.hnsw.tmp-${dead}`, `vectors.json.tmp-${dead}`, `catalog.checked.tmp-${dead}`, `write.lock.${dead}.0a1b2c3d4e5f6789`, `write.lock.stale-${dead}-0a1b2c3d4e5f6789`];
+    const stale = [`vectors.hnsw.tmp-${dead}`, `vectors.json.tmp-${dead}`, `catalog.checked.tmp-${dead}`, `write.lock.${dead}.0a1b2c3d4e5f6789`, `write.lock.stale-${dead}-0a1b2c3d4e5f6789`, `write.lock.break.${dead}.0a1b2c3d4e5f6789-break`];
     const live = [`vectors.hnsw.tmp-${process.pid}`, `vectors.json.tmp-${process.ppid}`];
     const other = ['catalog.sqlite', 'vectors.hnsw', 'notes.tmp-abc'];
     for (const name of [...stale, ...live, ...other]) writeFileSync(join(dir, name), 'x');
