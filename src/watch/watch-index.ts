@@ -101,7 +101,6 @@ export function watchIndex(index: CodeIndex, options: WatchOptions = {}): IndexW
   let closed = false;
   let polling = o.usePolling;
   let waitingForLock = false;
-  let folderScans = 0;
 
   const rel = (abs: string): string => path.relative(root, abs).split(path.sep).join('/');
 
@@ -187,41 +186,50 @@ export function watchIndex(index: CodeIndex, options: WatchOptions = {}): IndexW
   };
 
   /**
-   * Lists a new folder once chokidar watches it: a file created in it between chokidar's own listing and its watch
-   * raises no event (seen with bursts of writes into new folders), so any file chokidar does not know is queued
-   * as changed and handed to chokidar to watch.
+   * Lists new folders once chokidar watches them: a file created in one between chokidar's own listing and its watch
+   * raises no event (seen with bursts of writes into new folders), so any file chokidar does not know is queued as
+   * changed and handed to chokidar to watch. Folders appearing together (a branch switch) are listed in one go, each
+   * tree once, against one snapshot of what chokidar watches.
    */
+  const newFolders = new Set<string>();
+  let scanTimer: NodeJS.Timeout | undefined;
+  let scanChain: Promise<void> = Promise.resolve();
+  /** Scans waiting for their timer or running: idle() waits for them. */
+  let scansInFlight = 0;
   const rescanNewFolder = (absDir: string): void => {
-    folderScans++;
-    setTimeout(() => {
-      void listUnwatched(absDir)
-        .then((found) => {
-          if (closed || found.length === 0) return;
-          for (const abs of found) {
-            pending.change(rel(abs));
-            fsw?.add(abs);
-          }
-          schedule();
-        })
-        .catch(() => undefined) // the folder went again: its unlinkDir event covers it
-        .finally(() => folderScans--);
+    newFolders.add(absDir);
+    if (scanTimer) return;
+    scansInFlight++;
+    scanTimer = setTimeout(() => {
+      scanTimer = undefined;
+      scanChain = scanChain.then(scanNewFolders).finally(() => scansInFlight--);
     }, NEW_FOLDER_RESCAN_MS);
   };
 
-  const listUnwatched = async (absDir: string): Promise<string[]> => {
+  const scanNewFolders = async (): Promise<void> => {
+    const dirs = [...newFolders];
+    newFolders.clear();
+    const grouped = new Set(dirs);
+    const tops = dirs.filter((d) => !ancestorsOf(d).some((a) => grouped.has(a)));
     const watched = fsw?.getWatched() ?? {};
     const found: string[] = [];
-    const walk = async (dir: string): Promise<void> => {
-      const known = new Set(watched[dir] ?? []);
-      for (const entry of await readdir(dir, { withFileTypes: true })) {
-        const abs = path.join(dir, entry.name);
-        if (isIgnored(abs, entry)) continue;
-        if (entry.isDirectory()) await walk(abs);
-        else if (entry.isFile() && !known.has(entry.name)) found.push(abs);
-      }
-    };
-    await walk(absDir);
-    return found;
+    for (const dir of tops) await listUnwatched(dir, watched, found).catch(() => undefined); // gone again: its unlinkDir covers it
+    if (closed || found.length === 0) return;
+    for (const abs of found) {
+      pending.change(rel(abs));
+      fsw?.add(abs);
+    }
+    schedule();
+  };
+
+  const listUnwatched = async (dir: string, watched: Record<string, string[]>, found: string[]): Promise<void> => {
+    const known = new Set(watched[dir] ?? []);
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const abs = path.join(dir, entry.name);
+      if (isIgnored(abs, entry)) continue;
+      if (entry.isDirectory()) await listUnwatched(abs, watched, found);
+      else if (entry.isFile() && !known.has(entry.name)) found.push(abs);
+    }
   };
 
   const start = (usePolling: boolean): Promise<void> =>
@@ -271,7 +279,7 @@ export function watchIndex(index: CodeIndex, options: WatchOptions = {}): IndexW
       return watcher;
     },
     async idle() {
-      while (timer || !pending.isEmpty || folderScans > 0) {
+      while (timer || !pending.isEmpty || scansInFlight > 0) {
         await new Promise((r) => setTimeout(r, 10));
         await running;
       }
@@ -284,10 +292,23 @@ export function watchIndex(index: CodeIndex, options: WatchOptions = {}): IndexW
       await fsw?.close();
       clearTimeout(timer);
       timer = undefined;
+      if (scanTimer) {
+        clearTimeout(scanTimer); // nothing is watched any more: a late listing would queue files for nobody
+        scanTimer = undefined;
+        scansInFlight--;
+      }
+      await scanChain;
       running = running.then(applyBatch);
       await running;
       await index.flush();
     },
   };
   return watcher;
+}
+
+/** The folders above an absolute path, nearest first, up to the file system's root. */
+function ancestorsOf(absPath: string): string[] {
+  const out: string[] = [];
+  for (let dir = path.dirname(absPath); dir !== path.dirname(dir); dir = path.dirname(dir)) out.push(dir);
+  return out;
 }
