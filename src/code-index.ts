@@ -6,6 +6,7 @@ import { resolveRealRoot } from './discover/open-regular-file.js';
 import { createEmbedder } from './embed/create-embedder.js';
 import type { Embedder } from './embed/embedder.js';
 import { ConfigError } from './errors.js';
+import { CHUNKER_VERSION } from './chunk/chunker-version.js';
 import { discoverySettingsFor, type DiscoverySettings } from './indexer/discovery-settings.js';
 import { makeIndexFolder } from './indexer/index-folder.js';
 import { indexDirFor, isWritableLocation, readonlyLocationError } from './indexer/index-location.js';
@@ -432,8 +433,16 @@ export class CodeIndex {
     counters.skipped.push(...found.skipped);
     const present = new Set(found.files.map((f) => f.path));
     await indexer.removeFiles((await this.catalog.listFiles()).map((f) => f.path).filter((p) => !present.has(p)), counters);
-    await indexer.indexFiles({ files: found.files, counters, onProgress: options.onProgress, signal: options.signal });
+    // Chunks made by another chunker version (an upgrade) are made again, unchanged files' too; texts that stay the
+    // same keep their rows and vectors, so only what the new chunker cuts differently is embedded.
+    const recorded = await this.catalog.chunkerVersion();
+    const rechunk = recorded !== undefined && recorded !== CHUNKER_VERSION;
+    if (rechunk && (await this.catalog.chunkCount()) > 0) {
+      this.note(`the index was chunked by another codescout version (chunker ${recorded ?? 'unrecorded'}, now ${CHUNKER_VERSION}); chunking every file again, reusing the vectors of unchanged text`, options.onProgress);
+    }
+    await indexer.indexFiles({ files: found.files, counters, onProgress: options.onProgress, signal: options.signal, rechunk });
     await this.catalog.clearReset();
+    if (rechunk) await this.catalog.setChunkerVersion(CHUNKER_VERSION);
   }
 
   private indexerFor(embedder: Embedder, realRoot: string): Indexer {

@@ -55,6 +55,8 @@ export class Indexer {
     counters: PassCounters;
     onProgress?: ProgressListener;
     signal?: AbortSignal;
+    /** Chunk every file again, unchanged ones too (the index was chunked by another chunker version). */
+    rechunk?: boolean;
   }): Promise<void> {
     const { files, counters, onProgress, signal } = options;
     const progress = { filesDone: 0, chunksQueued: 0 };
@@ -68,7 +70,7 @@ export class Indexer {
     // Words first: inference holds the event loop for each forward pass (measured: one timer turn per text), so
     // embedding beside the chunking would slow the chunking to the embedder's pace. Every file is committed —
     // searchable by words within the chunker's time — and then the queue is embedded.
-    await this.chunkFiles({ files, counters, progress, report, signal });
+    await this.chunkFiles({ files, counters, progress, report, signal, rechunk: options.rechunk ?? false });
     await this.fillVectors({ counters, progress, report, signal });
     await this.deps.catalog.dropUnusedPendingTexts();
     report();
@@ -81,6 +83,7 @@ export class Indexer {
     progress: { filesDone: number; chunksQueued: number };
     report: () => void;
     signal?: AbortSignal;
+    rechunk: boolean;
   }): Promise<void> {
     let pending: PreparedFile[] = [];
     let pendingChunks = 0;
@@ -95,7 +98,7 @@ export class Indexer {
     };
     for (const file of o.files) {
       if (o.signal?.aborted) throw new AbortError('Indexing aborted; everything committed so far is kept.');
-      const prepared = await this.prepare(file, o.counters, rows);
+      const prepared = await this.prepare(file, o.counters, { rows, rechunk: o.rechunk });
       o.progress.filesDone++;
       if (prepared) {
         pending.push(prepared);
@@ -143,12 +146,20 @@ export class Indexer {
     counters.removed += known.length;
   }
 
-  /** Reads, hashes and chunks one file unless it is unchanged (`rows`: the catalog's rows, read before); null when nothing needs embedding. */
-  private async prepare(file: SourceFile, counters: PassCounters, rows?: ReadonlyMap<string, FileRow>): Promise<PreparedFile | null> {
+  /**
+   * Reads, hashes and chunks one file unless it is unchanged (`rows`: the catalog's rows, read before; `rechunk`: an
+   * unchanged file is chunked too); null when nothing needs committing.
+   */
+  private async prepare(
+    file: SourceFile,
+    counters: PassCounters,
+    o: { rows?: ReadonlyMap<string, FileRow>; rechunk: boolean },
+  ): Promise<PreparedFile | null> {
     const { catalog } = this.deps;
-    const row = rows === undefined ? await catalog.getFile(file.path) : rows.get(file.path);
-    // A file whose language changed (a grammar added by an upgrade) is chunked again even when its bytes did not.
-    const sameLanguage = row !== undefined && row.language === file.language;
+    const row = o.rows === undefined ? await catalog.getFile(file.path) : o.rows.get(file.path);
+    // A file whose language changed (a grammar added by an upgrade) is chunked again even when its bytes did not;
+    // so is every file when the index was chunked by another chunker version.
+    const sameLanguage = row !== undefined && row.language === file.language && !o.rechunk;
     if (row && sameLanguage && row.size === file.sizeBytes && row.mtimeMs === file.mtimeMs) return null;
     const read = await readInsideRoot({ realRoot: this.deps.realRoot, absPath: file.absPath });
     if ('refused' in read) {

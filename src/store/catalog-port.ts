@@ -38,6 +38,13 @@ export interface AsyncCatalog {
   assertCompatible(identity: EmbedderIdentity): Promise<void>;
   /** Sets the manifest's updatedAt to now. */
   touch(): Promise<void>;
+  /**
+   * The chunker version the last complete full pass chunked every file with (null: none recorded); undefined for a
+   * catalog whose files are not chunked again on a version change (a local layer over a shared index).
+   */
+  chunkerVersion(): Promise<string | null | undefined>;
+  /** Records the chunker version once a full pass has chunked every file with it. */
+  setChunkerVersion(version: string): Promise<void>;
   /** Counter bumped by every write transaction that changed chunks. */
   generation(): Promise<number>;
   /** Number of chunks. */

@@ -124,6 +124,17 @@ export class Catalog {
     this.sql("INSERT OR REPLACE INTO manifest (key, value) VALUES ('updatedAt', ?)").run(new Date().toISOString());
   }
 
+  /** The chunker version the last complete full pass chunked every file with (null: none recorded). */
+  chunkerVersion(): string | null {
+    const row = this.sql("SELECT value FROM manifest WHERE key = 'chunker'").get() as { value: string } | undefined;
+    return row?.value ?? null;
+  }
+
+  /** Records the chunker version once a full pass has chunked every file with it. */
+  setChunkerVersion(version: string): void {
+    this.sql("INSERT OR REPLACE INTO manifest (key, value) VALUES ('chunker', ?)").run(version);
+  }
+
   /** Counter bumped by every write transaction that changed chunks. */
   generation(): number {
     const row = this.sql("SELECT value FROM manifest WHERE key = 'generation'").get() as { value: string } | undefined;

@@ -39,6 +39,14 @@ export class SqliteAsyncCatalog implements AsyncCatalog {
     this.sqlite.touch();
   }
 
+  async chunkerVersion(): Promise<string | null> {
+    return this.sqlite.chunkerVersion();
+  }
+
+  async setChunkerVersion(version: string): Promise<void> {
+    this.sqlite.setChunkerVersion(version);
+  }
+
   async generation(): Promise<number> {
     return this.sqlite.generation();
   }

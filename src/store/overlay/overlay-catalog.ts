@@ -65,6 +65,18 @@ export class OverlayCatalog implements AsyncCatalog {
     await this.local.touch();
   }
 
+  /**
+   * None applies: the shared layer's chunks are its writer's, and chunking every file of the checkout again would
+   * only compare each with the shared row (a round trip each) to keep nothing. Local files are chunked when they change.
+   */
+  async chunkerVersion(): Promise<undefined> {
+    return undefined;
+  }
+
+  async setChunkerVersion(): Promise<void> {
+    // See chunkerVersion.
+  }
+
   async generation(): Promise<number> {
     const [base, local] = await Promise.all([this.base.generation(), this.local.generation()]);
     return base + local;

@@ -193,6 +193,15 @@ export class PostgresCatalog implements AsyncCatalog {
     await this.write.count('UPDATE namespaces SET base_ref = $2, updated_at = now() WHERE id = $1', [this.namespaceId, ref]);
   }
 
+  async chunkerVersion(): Promise<string | null> {
+    const [row] = await this.read.rows<{ chunker: string | null }>('SELECT chunker FROM namespaces WHERE id = $1', [this.namespaceId]);
+    return row?.chunker ?? null;
+  }
+
+  async setChunkerVersion(version: string): Promise<void> {
+    await this.write.count('UPDATE namespaces SET chunker = $2, updated_at = now() WHERE id = $1', [this.namespaceId, version]);
+  }
+
   /** The globs the namespace was indexed with (null: none given, or none recorded by an older codescout). */
   async globs(): Promise<IndexFilters | null> {
     const [row] = await this.read.rows<{ globs: unknown }>('SELECT globs FROM namespaces WHERE id = $1', [this.namespaceId]);

@@ -92,6 +92,14 @@ describe.each([embeddedStore(), overlayStore(), postgresStore()])('AsyncCatalog 
     await store.stop();
   });
 
+  it.skipIf(store.skip)('records the chunker version of a full pass (a local layer over a shared index has none)', async () => {
+    const catalog = await fresh();
+    const isLayer = store.name.startsWith('overlay');
+    expect(await catalog.chunkerVersion()).toBe(isLayer ? undefined : null);
+    await catalog.setChunkerVersion('7');
+    expect(await catalog.chunkerVersion()).toBe(isLayer ? undefined : '7');
+  });
+
   it.skipIf(store.skip)('replaceFile keeps unchanged chunks, moves moved ones, replaces changed ones; reads give the rows back', async () => {
     const catalog = await fresh();
     const alpha = chunk('alpha', 'function alpha() { return 1; }', 1);

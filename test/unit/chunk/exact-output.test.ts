@@ -12,7 +12,8 @@ import { outline } from './chunk-helpers.js';
 // chunked at two budgets (256 tokens, the default, and 128, which splits the bigger symbols into parts) and each chunk
 // record is pinned by its outline and a digest of the whole record (text, embedText, id, hash, signature, part...),
 // so a speed-up that moves one byte of any chunk fails here. After a deliberate change of the output, regenerate
-// with `npx vitest run test/unit/chunk/exact-output.test.ts -u` and read the diff.
+// with `npx vitest run test/unit/chunk/exact-output.test.ts -u`, read the diff, and bump CHUNKER_VERSION
+// (src/chunk/chunker-version.ts) when records of existing files changed, so existing indexes are chunked again.
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
 const FOLDERS = ['chunk', 'polyglot-repo', 'retrieval-repo'];

@@ -24,7 +24,7 @@ describe.skipIf(isPostgresSkipped)('PostgreSQL store: schema migrations', () => 
     return server.connectionString.replace(/\/codescout$/, `/${name}`);
   }
 
-  const ALL = [{ version: 1, name: 'initial' }, { version: 2, name: 'branch-bases' }, { version: 3, name: 'namespace-globs' }];
+  const ALL = [{ version: 1, name: 'initial' }, { version: 2, name: 'branch-bases' }, { version: 3, name: 'namespace-globs' }, { version: 4, name: 'namespace-chunker' }];
   const VERSIONS = ALL.map((m) => m.version);
   const NEXT = ALL.length + 1;
 
@@ -42,7 +42,7 @@ describe.skipIf(isPostgresSkipped)('PostgreSQL store: schema migrations', () => 
       await client.end();
     }
     expect(await ledger(url)).toEqual(ALL);
-    expect(LATEST_SCHEMA_VERSION).toBe(3);
+    expect(LATEST_SCHEMA_VERSION).toBe(4);
     const tables = await withClient(url, async (c) => (await c.query(
       "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename",
     )).rows.map((r: { tablename: string }) => r.tablename));
@@ -96,7 +96,7 @@ describe.skipIf(isPostgresSkipped)('PostgreSQL store: schema migrations', () => 
     await withClient(url, (c) => c.query("INSERT INTO schema_migrations (version, name) VALUES (99, 'future')"));
     const asWriter = PostgresCatalog.open({ connectionString: url, repo: 'r', ref: 'main', mode: 'write' });
     await expect(asWriter).rejects.toThrow(IndexMismatchError);
-    await expect(asWriter).rejects.toThrow(/schema 99, newer than this codescout's 3\. Upgrade codescout/);
+    await expect(asWriter).rejects.toThrow(/schema 99, newer than this codescout's 4\. Upgrade codescout/);
     await expect(PostgresCatalog.open({ connectionString: url, repo: 'r', ref: 'main', mode: 'read' })).rejects.toThrow(/schema 99/);
   });
 
@@ -104,7 +104,7 @@ describe.skipIf(isPostgresSkipped)('PostgreSQL store: schema migrations', () => 
     const url = await freshDatabase();
     const open = PostgresCatalog.open({ connectionString: url, repo: 'r', ref: 'main', mode: 'read' });
     await expect(open).rejects.toThrow(IndexMismatchError);
-    await expect(open).rejects.toThrow(/has codescout schema none, this codescout reads 3\. Run codescout index against it once/);
+    await expect(open).rejects.toThrow(/has codescout schema none, this codescout reads 4\. Run codescout index against it once/);
     expect(await withClient(url, async (c) => (await c.query("SELECT to_regclass('schema_migrations') AS t")).rows)).toEqual([{ t: null }]);
   });
 
@@ -114,7 +114,7 @@ describe.skipIf(isPostgresSkipped)('PostgreSQL store: schema migrations', () => 
     try {
       expect(await migrate(client, url, MIGRATIONS.slice(0, 1))).toEqual([1]);
       await client.query("INSERT INTO namespaces (repo, ref, model) VALUES ('acme/shop', 'main', 'm'), ('acme/shop', 'dev', 'm')");
-      expect(await migrate(client, url)).toEqual([2, 3]);
+      expect(await migrate(client, url)).toEqual([2, 3, 4]);
     } finally {
       await client.end();
     }
@@ -135,7 +135,7 @@ describe.skipIf(isPostgresSkipped)('PostgreSQL store: schema migrations', () => 
     try {
       expect(await migrate(client, url, MIGRATIONS.slice(0, 2))).toEqual([1, 2]);
       await client.query("INSERT INTO namespaces (repo, ref, model, base_ref) VALUES ('acme/shop', 'main', 'm', NULL), ('acme/shop', 'dev', 'm', 'main')");
-      expect(await migrate(client, url)).toEqual([3]);
+      expect(await migrate(client, url)).toEqual([3, 4]);
     } finally {
       await client.end();
     }
@@ -143,6 +143,7 @@ describe.skipIf(isPostgresSkipped)('PostgreSQL store: schema migrations', () => 
     try {
       expect(await reader.baseRef()).toBe('main');
       expect(await reader.globs()).toBeNull();
+      expect(await reader.chunkerVersion()).toBeNull();
     } finally {
       await reader.close();
     }
