@@ -120,22 +120,22 @@ export async function openIndex(given: OpenIndexOptions): Promise<CodeIndex> {
     options.onProgress?.({ phase: 'model', filesDone: 0, filesTotal: 0, chunksEmbedded: 0, message });
   };
   const storage = await openStorage({ config, indexDir, options, note });
-  // A shared store keeps its writer's globs with it: an opener on another machine without globs of its own (a
-  // developer's watch --store, a fresh CI runner) indexes what the shared index holds.
-  if (!forgetStored && storedFilters === null && !hasOwnGlobs(given)) {
-    const shared = await storage.storage.sharedGlobs().catch(async (error: unknown) => {
-      await storage.storage.close();
-      throw error;
-    });
+  try {
+    // A shared store keeps its writer's globs with it: an opener on another machine without globs of its own (a
+    // developer's watch --store, a fresh CI runner) indexes what the shared index holds.
+    const shared = !forgetStored && storedFilters === null && !hasOwnGlobs(given) ? await storage.storage.sharedGlobs() : undefined;
     if (shared) {
       storedFilters = shared;
       options = applyStoredFilters(given, shared);
       config = resolveConfig(options);
     }
+    const discovery = discoverySettingsFor(config, indexDir);
+    const revision = (await storage.storage.catalog.getManifest())?.revision ?? options.embedder?.revision ?? config.model.onnxSha256;
+    return new CodeIndex({ config, indexDir, discovery, ...storage, revision, notes, storedFilters, ...options });
+  } catch (error) {
+    await storage.storage.close();
+    throw error;
   }
-  const discovery = discoverySettingsFor(config, indexDir);
-  const revision = (await storage.storage.catalog.getManifest())?.revision ?? options.embedder?.revision ?? config.model.onnxSha256;
-  return new CodeIndex({ config, indexDir, discovery, ...storage, revision, notes, storedFilters, ...options });
 }
 
 /**

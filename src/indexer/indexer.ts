@@ -159,8 +159,8 @@ export class Indexer {
     const row = o.rows === undefined ? await catalog.getFile(file.path) : o.rows.get(file.path);
     // A file whose language changed (a grammar added by an upgrade) is chunked again even when its bytes did not;
     // so is every file when the index was chunked by another chunker version.
-    const sameLanguage = row !== undefined && row.language === file.language && !o.rechunk;
-    if (row && sameLanguage && row.size === file.sizeBytes && row.mtimeMs === file.mtimeMs) return null;
+    const chunksStand = row !== undefined && row.language === file.language && !o.rechunk;
+    if (row && chunksStand && row.size === file.sizeBytes && row.mtimeMs === file.mtimeMs) return null;
     const read = await readInsideRoot({ realRoot: this.deps.realRoot, absPath: file.absPath });
     if ('refused' in read) {
       // The file vanished, became unreadable, or was swapped for a link out of the root or a FIFO between
@@ -171,7 +171,7 @@ export class Indexer {
     }
     const { bytes } = read;
     const contentHash = createHash('sha256').update(bytes).digest('hex');
-    if (row && sameLanguage && row.contentHash === contentHash) {
+    if (row && chunksStand && row.contentHash === contentHash) {
       await catalog.touchFile({ path: file.path, size: bytes.length, mtimeMs: file.mtimeMs });
       return null;
     }

@@ -82,11 +82,7 @@ export class HnswVectorStore implements VectorStore {
   }
 
   async written(): Promise<void> {
-    // Under the lock nobody else commits, so the graph now reflects exactly this generation. A save (even a
-    // background one after the lock is gone) records this, never a later writer's generation.
-    this.wrote = true;
-    this.seenGeneration = this.o.catalog.generation();
-    this.o.graph.setGeneration(this.seenGeneration);
+    this.reflectsCatalog();
     this.saver.schedule();
   }
 
@@ -96,14 +92,11 @@ export class HnswVectorStore implements VectorStore {
    * time it opens the index; after it, it loads the saved graph and adds only the vectors embedded since.
    */
   async checkpoint(): Promise<void> {
-    const { graph, catalog, readonly } = this.o;
+    const { graph, readonly } = this.o;
     if (readonly || !graph.isDirty) return;
     const pause = Math.max(this.o.checkpointMs ?? DEFAULTS.hnswCheckpointMs, this.lastSaveMs * CHECKPOINT_PAUSE_PER_SAVE);
     if (performance.now() - this.lastSaveAt < pause) return;
-    // The caller holds the lock, so the graph reflects exactly the catalog's generation now (as in written()).
-    this.wrote = true;
-    this.seenGeneration = catalog.generation();
-    graph.setGeneration(this.seenGeneration);
+    this.reflectsCatalog();
     const started = performance.now();
     await graph.save();
     this.lastSaveAt = performance.now();
@@ -151,6 +144,16 @@ export class HnswVectorStore implements VectorStore {
   /** Drops a pending background save without saving (the graph is being thrown away). */
   discard(): void {
     this.saver.cancel();
+  }
+
+  /**
+   * Records that the graph reflects the catalog as it is now: the caller holds the write lock, so nobody else commits.
+   * A save (even a background one after the lock is gone) records this generation, never a later writer's.
+   */
+  private reflectsCatalog(): void {
+    this.wrote = true;
+    this.seenGeneration = this.o.catalog.generation();
+    this.o.graph.setGeneration(this.seenGeneration);
   }
 
   private revision(): string {

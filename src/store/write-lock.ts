@@ -58,11 +58,8 @@ export async function acquireWriteLock(indexDir: string, options: AcquireWriteLo
   await mkdir(indexDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   for (;;) {
     if (await tryCreate(path, content, owner.token)) return heldLock(path, owner);
-    const raw = await readFile(path, 'utf8').catch((error: unknown) => {
-      if (isErrno(error, 'ENOENT')) return null; // released between our attempt and this read: try again
-      throw error;
-    });
-    if (raw === null) continue;
+    const raw = await readIfPresent(path);
+    if (raw === null) continue; // released between our attempt and this read: try again
     const holder = parseOwner(raw);
     if (holder === null || isDead(holder)) {
       await takeOver(path, raw, owner);
@@ -117,11 +114,7 @@ async function takeOver(path: string, staleRaw: string, owner: LockOwner): Promi
     return;
   }
   try {
-    const now = await readFile(path, 'utf8').catch((error: unknown) => {
-      if (isErrno(error, 'ENOENT')) return null;
-      throw error;
-    });
-    if (now === staleRaw) await unlinkIfPresent(path);
+    if ((await readIfPresent(path)) === staleRaw) await unlinkIfPresent(path);
   } finally {
     await unlinkIfPresent(breakPath);
   }
@@ -136,6 +129,14 @@ async function clearAbandonedBreak(breakPath: string): Promise<void> {
   if (raw === null || info === null) return;
   const holder = parseOwner(raw);
   if (holder === null || isDead(holder) || Date.now() - info.mtimeMs > BREAK_LOCK_MAX_AGE_MS) await unlinkIfPresent(breakPath);
+}
+
+/** The file's text, or null when it does not exist. */
+async function readIfPresent(path: string): Promise<string | null> {
+  return readFile(path, 'utf8').catch((error: unknown) => {
+    if (isErrno(error, 'ENOENT')) return null;
+    throw error;
+  });
 }
 
 async function unlinkIfPresent(path: string): Promise<void> {
@@ -174,10 +175,7 @@ function heldLock(path: string, owner: LockOwner): WriteLock {
     path,
     owner,
     async release() {
-      const raw = await readFile(path, 'utf8').catch((error: unknown) => {
-        if (isErrno(error, 'ENOENT')) return null; // already released
-        throw error;
-      });
+      const raw = await readIfPresent(path); // null: already released
       if (raw !== null && isOurs(raw)) await unlink(path);
     },
     releaseSync() {

@@ -19,6 +19,9 @@ import { chunksWithoutVectors, namespaceVectors, queuedTexts, rowVectors, waitin
 import { ensureVectorIndex, nearestChunks, parseVector } from './vector-search.js';
 import { acquireWriterLock, releaseWriterLock, type WriterLockHolder } from './writer-lock.js';
 
+/** Settings kept in a namespace's row beside its manifest, read and written one at a time. */
+type NamespaceSetting = 'base_ref' | 'chunker' | 'globs';
+
 /** The end of the message of a reader's open of a namespace nobody has built (see {@link isMissingNamespace}). */
 const NO_NAMESPACE_HINT = 'Build it first: codescout index --store ...';
 
@@ -184,34 +187,43 @@ export class PostgresCatalog implements AsyncCatalog {
 
   /** The ref of the namespace this one is a branch of (it then holds only what differs from it), or null. */
   async baseRef(): Promise<string | null> {
-    const [row] = await this.read.rows<{ base_ref: string | null }>('SELECT base_ref FROM namespaces WHERE id = $1', [this.namespaceId]);
-    return row?.base_ref ?? null;
+    return this.namespaceValue<string>('base_ref');
   }
 
   /** Records the namespace this one is a branch of (null: a whole index); a writer's, with the namespace emptied first. */
   async setBaseRef(ref: string | null): Promise<void> {
-    await this.write.count('UPDATE namespaces SET base_ref = $2, updated_at = now() WHERE id = $1', [this.namespaceId, ref]);
+    await this.setNamespaceValue('base_ref', ref);
   }
 
   async chunkerVersion(): Promise<string | null> {
-    const [row] = await this.read.rows<{ chunker: string | null }>('SELECT chunker FROM namespaces WHERE id = $1', [this.namespaceId]);
-    return row?.chunker ?? null;
+    return this.namespaceValue<string>('chunker');
   }
 
   async setChunkerVersion(version: string): Promise<void> {
-    await this.write.count('UPDATE namespaces SET chunker = $2, updated_at = now() WHERE id = $1', [this.namespaceId, version]);
+    await this.setNamespaceValue('chunker', version);
   }
 
   /** The globs the namespace was indexed with (null: none given, or none recorded by an older codescout). */
   async globs(): Promise<IndexFilters | null> {
-    const [row] = await this.read.rows<{ globs: unknown }>('SELECT globs FROM namespaces WHERE id = $1', [this.namespaceId]);
-    return row?.globs == null ? null : filtersFrom(row.globs);
+    const value = await this.namespaceValue<unknown>('globs');
+    return value === null ? null : filtersFrom(value);
   }
 
   /** Records the globs the writer indexes the namespace with (null: none). */
   async setGlobs(filters: IndexFilters | null): Promise<void> {
-    const value = filters === null ? null : JSON.stringify({ include: filters.include, exclude: filters.exclude });
-    await this.write.count('UPDATE namespaces SET globs = $2::jsonb, updated_at = now() WHERE id = $1', [this.namespaceId, value]);
+    await this.setNamespaceValue('globs', filters === null ? null : JSON.stringify({ include: filters.include, exclude: filters.exclude }));
+  }
+
+  /** One setting kept in this namespace's row (null when unset). */
+  private async namespaceValue<T>(column: NamespaceSetting): Promise<T | null> {
+    const [row] = await this.read.rows<{ value: T | null }>(`SELECT ${column} AS value FROM namespaces WHERE id = $1`, [this.namespaceId]);
+    return row?.value ?? null;
+  }
+
+  /** Sets one setting of this namespace's row (a writer's); `globs` is stored as jsonb. */
+  private async setNamespaceValue(column: NamespaceSetting, value: string | null): Promise<void> {
+    const cast = column === 'globs' ? '::jsonb' : '';
+    await this.write.count(`UPDATE namespaces SET ${column} = $2${cast}, updated_at = now() WHERE id = $1`, [this.namespaceId, value]);
   }
 
   async resetManifest(): Promise<void> {
