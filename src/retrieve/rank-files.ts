@@ -27,7 +27,7 @@ export interface RankedFacts {
 /**
  * The loop's final order: relevance plus small priors for near-ties (see {@link RANKING_PRIORS}), then path.
  * A file another judge scored goes by its relevance alone, then by the built-in judge's (`tieBreak`). Context
- * files (gap-following) come after the answers of the related band and above.
+ * files (gap-following) of the related band and above come after the answers there; below it, both go by score.
  * Relevance itself is left as the evaluator and gap resolution gave it.
  */
 export function rankFiles<T>(items: readonly T[], o: { readonly highThreshold: number; readonly key: (item: T) => RankedFacts }): T[] {
@@ -41,11 +41,12 @@ export function rankFiles<T>(items: readonly T[], o: { readonly highThreshold: n
   };
   const scores = new Map([...facts].map(([item, f]) => [item, score(f)]));
   const tie = (item: T): number => facts.get(item)!.tieBreak ?? 0;
-  // Answers of the related band and above, then context files, then weaker answers: gap-following adds context
-  // for the answers, and it must not push an answer out of the first places.
+  // Answers of the related band and above, then context files of that band, then everything weaker: gap-following
+  // adds context for the answers, and it must not push an answer out of the first places. A context file judged
+  // below the band (a definition the judge called irrelevant) is no better than a weak answer: it goes by score.
   const tier = (item: T): number => {
     const f = facts.get(item)!;
-    return f.isContext ? 1 : f.relevance >= RANKING_PRIORS.answerFloor ? 0 : 2;
+    return f.relevance < RANKING_PRIORS.answerFloor ? 2 : f.isContext ? 1 : 0;
   };
   return [...items].sort((a, b) => tier(a) - tier(b) || scores.get(b)! - scores.get(a)! || tie(b) - tie(a) || facts.get(a)!.path.localeCompare(facts.get(b)!.path));
 }

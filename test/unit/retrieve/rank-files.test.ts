@@ -49,6 +49,16 @@ describe('rankFiles', () => {
     ])).toEqual(['net/throttle.ts', 'net/limit.ts', 'util/bucket.ts', 'http/pipeline.ts', 'misc/far.ts']);
   });
 
+  it('ranks a context file judged below the related band with the weak answers, by score', () => {
+    // The judge called the definition irrelevant: it must not sit above a weak answer the judge scored higher.
+    expect(rank([
+      { path: 'util/types.ts', relevance: 0.1, firstSeen: 2, isContext: true, tieBreak: 0.9 },
+      { path: 'net/missed.ts', relevance: 0.1, firstSeen: 1, tieBreak: 0.95 },
+      { path: 'misc/far.ts', relevance: 0.3, firstSeen: 1 },
+      { path: 'http/pipeline.ts', relevance: 0.5, firstSeen: 2, isContext: true },
+    ])).toEqual(['http/pipeline.ts', 'misc/far.ts', 'net/missed.ts', 'util/types.ts']);
+  });
+
   it('takes another judge at its word: no priors, and its ties go by the built-in judge', () => {
     expect(rank([
       { path: 'a/x.ts', relevance: 0.85, firstSeen: 2, tieBreak: 0.3 },
