@@ -39,14 +39,18 @@ async function main(): Promise<void> {
     const stats = await index.stats();
     process.stderr.write(`${stats.chunks} chunks in ${index.indexDir}; ${queries.length} queries\n`);
     const oneShot = await searchLatency(index, queries, 'hybrid');
+    // The default judge (learned) against the hand-tuned one as the baseline, same queries, same index.
     const loop = await iterativeLatency(index, queries);
+    const formula = await iterativeLatency(index, queries, { builtinJudge: 'heuristic' });
     const rows: Row[] = [
       ['index', `${stats.files} files, ${stats.chunks} chunks`, `${index.indexDir} (${fmtBytes(stats.bytesOnDisk)})`],
       ['openIndex', fmtMs(opened.ms), 'catalog open (quick_check only if the files changed) + HNSW load'],
       ['index prepared by', prep, ''],
       ['one-shot hybrid', fmtLatency(oneShot), `max ${fmtMs(oneShot.max)}, ${oneShot.n} queries, k 10`],
-      ['iterative retrieve', fmtLatency(loop.latency), `max ${fmtMs(loop.latency.max)}, mean ${fmtMs(loop.latency.mean)}, all cycles`],
+      ['iterative retrieve', fmtLatency(loop.latency), `max ${fmtMs(loop.latency.max)}, mean ${fmtMs(loop.latency.mean)}, all cycles, default judge (learned)`],
       ['mean cycles', loop.meanCycles.toFixed(2), `stopped: ${formatStops(loop.stoppedBecause)}`],
+      ['  baseline: heuristic judge', fmtLatency(formula.latency), `max ${fmtMs(formula.latency.max)}, mean ${fmtMs(formula.latency.mean)}, all cycles`],
+      ['  mean cycles', formula.meanCycles.toFixed(2), `stopped: ${formatStops(formula.stoppedBecause)}`],
       ['peak RSS', fmtBytes(sampler.stop()), `sampled; process lifetime peak ${fmtBytes(processPeakRssBytes())}`],
     ];
     printTable({ title: 'codescout bench-query', startedLoad, rows });

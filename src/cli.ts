@@ -115,7 +115,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--exclude <globs>', 'leave out paths matching these globs', collect, [])
     .option('--max-cycles <n>', 'most cycles (1-5)', '3')
     .option('--single', 'one cycle only (the one-shot baseline)')
-    .option('--judge <name>', 'the built-in judge: heuristic (default, the hand-tuned formula) or learned (the ranking model of issue 14)')
+    .option('--judge <name>', 'the built-in judge: learned (default, the ranking model blended with the formula) or heuristic (the hand-tuned formula alone)')
     .option('--judge-cmd <command>', 'judge each cycle with this shell command: task and candidates as JSON on stdin, {"evaluations": [...]} on stdout')
     .option('--judge-timeout <seconds>', 'most seconds one judgement may take (default 120)')
     .option('--json', 'print the full result with the cycle trace')

@@ -99,12 +99,37 @@ def export_trees(booster):
     return trees
 
 
+def blend_report(w, repos, data, h, oof_raw, oof_y):
+    """Leave-one-repository-out R@10 / MRR@10 of the judge as shipped: w x calibrated score + (1 - w) x heuristic.
+    Each held-out repository's scores are calibrated by an isotonic fit on the out-of-fold scores of the others."""
+    print(f'blend (model weight {w}): {"held-out repository":32} {"heur R@10":>9} {"blend R@10":>10}  {"heur MRR":>8} {"blend MRR":>9}')
+    rows, start = [], 0
+    spans = {}
+    for r in repos:
+        spans[r] = (start, start + len(data[r]['y'])); start += len(data[r]['y'])
+    raw, ys = np.array(oof_raw), np.array(oof_y, dtype=float)
+    for held in repos:
+        lo, hi = spans[held]
+        others = np.r_[0:lo, hi:len(raw)]
+        iso = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds='clip').fit(raw[others], ys[others])
+        d = data[held]
+        blended = w * iso.predict(raw[lo:hi]) + (1 - w) * np.array([x[h] for x in d['x']])
+        hr, hm, _ = ranking_metrics([x[h] for x in d['x']], d)
+        br, bm, _ = ranking_metrics(list(blended), d)
+        rows.append((hr, br, hm, bm))
+        print(f'{"":26}{held:32} {hr:9.3f} {br:10.3f}  {hm:8.3f} {bm:9.3f}')
+    m = np.mean(rows, axis=0)
+    print(f'{"":26}{"mean (leave-one-repository-out)":32} {m[0]:9.3f} {m[1]:10.3f}  {m[2]:8.3f} {m[3]:9.3f}')
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--rows', nargs='+', required=True)
     ap.add_argument('--out')
     ap.add_argument('--version', default='judge-1')
     ap.add_argument('--objective', choices=['binary', 'lambdarank'], default='binary')
+    ap.add_argument('--model-weight', type=float, default=0.5,
+                    help="share of the model's calibrated score in the learned judge's relevance; the rest is the heuristic's (LEARNED_JUDGE_TUNING)")
     a = ap.parse_args()
     paths = sorted({p for pattern in a.rows for p in glob.glob(pattern)})
     names, data = load(paths)
@@ -126,6 +151,7 @@ def main():
     print(f'{"mean (leave-one-repository-out)":32} {"":5}  {m[0]:9.3f} {m[1]:10.3f}  {m[2]:8.3f} {m[3]:9.3f}')
     # Calibration from out-of-fold scores: what the score means on repositories the trees never saw.
     iso = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds='clip').fit(np.array(oof_raw), np.array(oof_y, dtype=float))
+    blend_report(a.model_weight, repos, data, h, oof_raw, oof_y)
     xs, ys = iso.X_thresholds_, iso.y_thresholds_
     keep = sorted(set(np.linspace(0, len(xs) - 1, min(64, len(xs))).astype(int)))
     knots = {'score': [round(float(xs[i]), 5) for i in keep], 'relevance': [round(float(ys[i]), 4) for i in keep]}

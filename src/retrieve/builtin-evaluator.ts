@@ -9,9 +9,17 @@ import { contentTerms } from './terms.js';
 export type BuiltinJudge = 'learned' | 'heuristic';
 
 /**
+ * How the learned judge's relevance is made: the model's calibrated score, shrunk toward the hand-tuned formula's
+ * relevance (which is also one of the model's features). The trees fit the 20 training repositories more closely
+ * than a new code base rewards; halfway between the two won or tied on every dev set, where either alone lost one
+ * (tuned on the dev sets: bench/RESULTS.md, "the learned judge, blended").
+ */
+export const LEARNED_JUDGE_TUNING = Object.freeze({ modelWeight: 0.5 });
+
+/**
  * The built-in judge. Both kinds run the hand-tuned formula (its reason, missing context and chunk order are
- * kept); `learned` replaces the file's relevance with the model's calibrated score, so the bands keep their
- * meaning. Features are computed only for the model, or when `withFeatures` asks to attach them (training dumps):
+ * kept); `learned` replaces the file's relevance with the model's calibrated score blended with the formula's
+ * ({@link LEARNED_JUDGE_TUNING}); both are calibrated to the bands, so the blend keeps their meaning. Features are computed only for the model, or when `withFeatures` asks to attach them (training dumps):
  * the default loop does not pay for them.
  */
 export function createBuiltinEvaluator(o: { judge: BuiltinJudge; model: RankingModel; ctx: DefaultEvaluatorContext; withFeatures?: boolean }): Evaluator {
@@ -30,7 +38,8 @@ export function createBuiltinEvaluator(o: { judge: BuiltinJudge; model: RankingM
         const x = features.get(e.path)!;
         const named = o.withFeatures ? { features: Object.fromEntries(FEATURE_NAMES.map((n, i) => [n, x[i]!])) } : {};
         if (o.judge === 'heuristic') return { ...e, ...named };
-        const relevance = Math.round(calibrated(o.model, rawScore(o.model, x)) * 100) / 100;
+        const w = LEARNED_JUDGE_TUNING.modelWeight;
+        const relevance = Math.round((w * calibrated(o.model, rawScore(o.model, x)) + (1 - w) * e.relevance) * 100) / 100;
         // Chunks keep the formula's order, scaled to the file's new relevance.
         const top = Math.max(1e-9, ...Object.values(e.chunkRelevance ?? {}));
         const chunkRelevance = Object.fromEntries(Object.entries(e.chunkRelevance ?? {}).map(([id, r]) => [id, Math.round((relevance * r) / top * 100) / 100]));

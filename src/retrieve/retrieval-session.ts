@@ -53,7 +53,7 @@ export interface JudgeStep {
 const samples = new WeakMap<CodeIndex, VectorSample>();
 
 /** The built-in judge used unless a caller picks one. */
-export const DEFAULT_BUILTIN_JUDGE: BuiltinJudge = 'heuristic';
+export const DEFAULT_BUILTIN_JUDGE: BuiltinJudge = 'learned';
 
 /**
  * Starts a stepwise retrieval: runs the first DISPATCH and the built-in judge (as hints) and returns the

@@ -7,17 +7,20 @@ import { ConfigError } from '../../../src/errors.js';
 const fixture = fixtureIndex('retrieval-repo');
 
 const paths = (r: RetrievalResult): string[] => [...r.results, ...r.related].map((f) => f.path);
+// The loop's mechanics (learned words, gap-following, excludes) shown with the hand-tuned judge, which calls this
+// ten-file code base's throttle high; the default (learned) judge is more cautious here, tested on its own below.
+const HEURISTIC = { builtinJudge: 'heuristic' } as const;
 
 describe('retrieve: the iterative loop on a code base whose words differ from the task (real model)', () => {
   it('learns the code base\'s word for "rate limiting" and finds the throttle, its bucket and its registration', async () => {
-    const loop = await retrieve(fixture.index, { text: 'add rate limiting to the API endpoints' });
+    const loop = await retrieve(fixture.index, { text: 'add rate limiting to the API endpoints' }, HEURISTIC);
     expect(loop.cycles[0]!.newTerms).toContain('throttle');
     expect(loop.cycles[1]!.query.keywords).toContain('throttle');
     expect(loop.results[0]!.path).toBe('src/http/middleware/throttle.ts');
     expect(loop.results[0]!.relevance).toBeGreaterThanOrEqual(0.8);
     expect(loop.results[0]!.reason).toMatch(/similarity/);
 
-    const single = await retrieve(fixture.index, { text: 'add rate limiting to the API endpoints', maxCycles: 1 });
+    const single = await retrieve(fixture.index, { text: 'add rate limiting to the API endpoints', maxCycles: 1 }, HEURISTIC);
     expect(single.cycles).toHaveLength(1);
     const missedBySingle = paths(loop).filter((p) => !paths(single).includes(p));
     // Its registration: the pipeline calls throttle(), found by following the high result to its users.
@@ -26,7 +29,7 @@ describe('retrieve: the iterative loop on a code base whose words differ from th
   });
 
   it('follows a gap to an imported definition: the throttle uses TokenBucket, so its file joins as related', async () => {
-    const loop = await retrieve(fixture.index, { text: 'add rate limiting to the API endpoints' });
+    const loop = await retrieve(fixture.index, { text: 'add rate limiting to the API endpoints' }, HEURISTIC);
     const bucket = loop.related.find((f) => f.path === 'src/util/token-bucket.ts');
     expect(bucket).toBeDefined();
     expect(bucket!.relevance).toBeGreaterThanOrEqual(0.5);
@@ -53,14 +56,14 @@ describe('retrieve: the iterative loop on a code base whose words differ from th
   });
 
   it('learns jwt/session words for "auth tokens expire" and returns the auth files first', async () => {
-    const loop = await retrieve(fixture.index, { text: 'fix the bug where auth tokens expire' });
+    const loop = await retrieve(fixture.index, { text: 'fix the bug where auth tokens expire' }, HEURISTIC);
     const learned = loop.cycles.flatMap((c) => c.newTerms);
     expect(learned.some((t) => ['exp', 'stale', 'session', 'refresh', 'rotated', 'refresher'].includes(t))).toBe(true);
     expect(paths(loop).slice(0, 3).sort()).toEqual(['src/auth/jwt.ts', 'src/auth/session-refresh.ts', 'src/auth/token-store.ts']);
   });
 
   it('excludes irrelevant files and returns them only when a later cycle links them to a result', async () => {
-    const loop = await retrieve(fixture.index, { text: 'add rate limiting to the API endpoints' });
+    const loop = await retrieve(fixture.index, { text: 'add rate limiting to the API endpoints' }, HEURISTIC);
     const excluded = loop.cycles.flatMap((c) => c.excluded);
     expect(excluded.length).toBeGreaterThan(0);
     for (const relevant of ['src/http/middleware/throttle.ts', 'src/util/token-bucket.ts']) expect(excluded).not.toContain(relevant);
@@ -69,6 +72,18 @@ describe('retrieve: the iterative loop on a code base whose words differ from th
       if (excluded.includes(f.path)) expect(f.reason).toMatch(/^(Uses|Defines) /);
     }
     if (loop.cycles[1]) expect(loop.cycles[1].query.excludes).toEqual(expect.arrayContaining(loop.cycles[0]!.excluded));
+  });
+
+  it('the default (learned) judge answers the README example with the throttle first, and the formula alone is still there by name', async () => {
+    const task = { text: 'add rate limiting to the API endpoints' };
+    const byDefault = await retrieve(fixture.index, task);
+    expect(paths(byDefault)[0]).toBe('src/http/middleware/throttle.ts');
+    expect(paths(byDefault)[0]).toBe(paths(await retrieve(fixture.index, task, { builtinJudge: 'learned' }))[0]);
+    // The default is the blend, not the formula: the same file gets another relevance than the hand-tuned judge's.
+    const formula = await retrieve(fixture.index, task, HEURISTIC);
+    const relevanceOf = (r: RetrievalResult): number => [...r.results, ...r.related].find((f) => f.path === 'src/http/middleware/throttle.ts')!.relevance;
+    expect(relevanceOf(byDefault)).not.toBe(relevanceOf(formula));
+    expect(byDefault.results.every((f) => f.relevance >= 0.7) && byDefault.related.every((f) => f.relevance < 0.7)).toBe(true);
   });
 
   it('stops early when enough high-relevance files are found', async () => {
