@@ -41,7 +41,7 @@ describe('the built-in judges', () => {
       expect(got.reason).toContain(`Learned judge: ${expected.toFixed(2)}`);
     }
     // The stump says the opposite of the formula, so the blend pulls the two files toward each other.
-    const [hi, lo] = [formula[0]!, formula[1]!].sort((a, b) => b.relevance - a.relevance);
+    const [hi, lo] = [formula[0]!, formula[1]!].sort((a, b) => b.relevance - a.relevance) as [(typeof formula)[number], (typeof formula)[number]];
     const spread = (e: typeof learned, a: string, b: string): number => e.find((x) => x.path === a)!.relevance - e.find((x) => x.path === b)!.relevance;
     expect(spread(learned, hi.path, lo.path)).toBeLessThan(spread(formula, hi.path, lo.path));
   });
