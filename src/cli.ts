@@ -114,6 +114,7 @@ function buildProgram(io: CliIO, setExit: (code: number) => void): Command {
     .option('--patterns <globs>', 'search only within these globs', collect, [])
     .option('--exclude <globs>', 'leave out paths matching these globs', collect, [])
     .option('--max-cycles <n>', 'most cycles (1-5)', '3')
+    .option('--min-high <n>', 'stop early once this many files score >= 0.7 and no definition they use is missing (1-50, default 3)')
     .option('--single', 'one cycle only (the one-shot baseline)')
     .option('--judge <name>', 'the built-in judge: learned (default, the ranking model blended with the formula) or heuristic (the hand-tuned formula alone)')
     .option('--judge-cmd <command>', 'judge each cycle with this shell command: task and candidates as JSON on stdin, {"evaluations": [...]} on stdout')

@@ -21,7 +21,7 @@ export interface ServeCliOptions {
  */
 export const SERVED_OPTIONS: Readonly<Record<ServedCommand, readonly string[]>> = Object.freeze({
   search: Object.freeze(['k', 'mode', 'include', 'exclude', 'threshold', 'context', 'text', 'filesOnly', 'json']),
-  query: Object.freeze(['keywords', 'patterns', 'exclude', 'maxCycles', 'single', 'judge', 'json']),
+  query: Object.freeze(['keywords', 'patterns', 'exclude', 'maxCycles', 'minHigh', 'single', 'judge', 'json']),
 });
 
 /** The options of `search` and `query` that say which index (as commander parses them). */

@@ -4,7 +4,7 @@ import type { BuiltinJudge } from '../retrieve/builtin-evaluator.js';
 import { LOOP_TUNING } from '../retrieve/dispatch.js';
 import { LOW_RELEVANCE } from '../retrieve/refine.js';
 import { startRetrieval } from '../retrieve/retrieval-session.js';
-import type { Task } from '../retrieve/task.js';
+import { MAX_MIN_HIGH, type Task } from '../retrieve/task.js';
 import { judgeCycle, JUDGE_COMMAND_LIMITS } from './judge-command.js';
 import { retrieve } from '../retrieve/retrieve.js';
 import type { ResultFile, RetrievalResult } from '../retrieve/retrieval-result.js';
@@ -22,6 +22,7 @@ export interface QueryCliOptions extends IndexCliOptions {
   patterns?: string[];
   exclude?: string[];
   maxCycles?: string;
+  minHigh?: string;
   single?: boolean;
   judgeCmd?: string;
   judge?: string;
@@ -37,6 +38,7 @@ export async function runQuery(io: CliIO, text: string, o: QueryCliOptions): Pro
 /** The loop itself, on an index opened for it or held by a server: checks the options, retrieves, prints. */
 export async function queryWith(io: CliIO, text: string, o: QueryCliOptions, access: IndexAccess): Promise<number> {
   const maxCycles = o.single ? 1 : parsePositiveInt(o.maxCycles ?? '3', '--max-cycles');
+  const minHigh = o.minHigh === undefined ? undefined : parsePositiveInt(o.minHigh, '--min-high', MAX_MIN_HIGH);
   if (o.judgeCmd !== undefined && o.judgeCmd.trim() === '') throw new ConfigError('--judge-cmd is empty. Give the command that judges, e.g. --judge-cmd "python judge.py".', '--judge-cmd');
   if (o.judge !== undefined && o.judge !== 'learned' && o.judge !== 'heuristic') {
     throw new ConfigError(`--judge must be learned or heuristic (the built-in judges); got "${o.judge}". An outside judge is --judge-cmd.`, '--judge');
@@ -46,7 +48,7 @@ export async function queryWith(io: CliIO, text: string, o: QueryCliOptions, acc
   return access(async (index) => {
     const waiting = await waitingNote(index);
     if (waiting !== null) eprintln(io, waiting.note);
-    const task = { text, keywords: o.keywords, patterns: o.patterns, excludes: o.exclude, maxCycles };
+    const task = { text, keywords: o.keywords, patterns: o.patterns, excludes: o.exclude, maxCycles, minHigh };
     // Down to the tangential band, so people see near misses; the JSON keeps the documented related band.
     const relatedThreshold = LOW_RELEVANCE;
     const result = o.judgeCmd === undefined

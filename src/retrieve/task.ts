@@ -24,6 +24,9 @@ export interface Task {
   highThreshold?: number;
 }
 
+/** Most files a task may ask for before the loop stops early (`minHigh`). */
+export const MAX_MIN_HIGH = 50;
+
 /** A task with every field present and checked. */
 export type ResolvedTask = Required<Task>;
 
@@ -39,7 +42,7 @@ export function resolveTask(task: Task): ResolvedTask {
     throw new ConfigError(`The task text has ${task.text.length} characters; the limit is ${MAX_TASK_CHARS}. Shorten it to the request itself.`, 'text');
   }
   const maxCycles = intIn(task.maxCycles ?? DEFAULTS.maxCycles, 1, 5, 'maxCycles');
-  const minHigh = intIn(task.minHigh ?? DEFAULTS.minHigh, 1, 50, 'minHigh');
+  const minHigh = intIn(task.minHigh ?? DEFAULTS.minHigh, 1, MAX_MIN_HIGH, 'minHigh');
   const highThreshold = task.highThreshold ?? DEFAULTS.highThreshold;
   if (typeof highThreshold !== 'number' || !(highThreshold > 0 && highThreshold <= 1)) {
     throw new ConfigError(`highThreshold must be a number in (0, 1]; got ${describeValue(highThreshold)}.`, 'highThreshold');

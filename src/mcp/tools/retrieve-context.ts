@@ -4,7 +4,7 @@ import type { EvaluateFn, Evaluator } from '../../retrieve/evaluator.js';
 import { JUDGE_BANDS } from '../../retrieve/candidate-view.js';
 import { retrieve } from '../../retrieve/retrieve.js';
 import { startRetrieval } from '../../retrieve/retrieval-session.js';
-import { MAX_TASK_CHARS } from '../../retrieve/task.js';
+import { MAX_MIN_HIGH, MAX_TASK_CHARS } from '../../retrieve/task.js';
 import { RetrieveContextOutput } from '../../schemas.js';
 import type { IndexSession } from '../index-session.js';
 import type { JudgeSessions } from '../judge-sessions.js';
@@ -42,6 +42,9 @@ export const RetrieveContextInput = {
   patterns: globs('search only within these globs (relative to the root, e.g. "src/net/**")'),
   excludes: globs('leave out paths matching these globs'),
   maxCycles: z.number().int().min(1).max(5).optional().describe('most search-evaluate-refine cycles (default 3)'),
+  minHigh: z
+    .number().int().min(1).max(MAX_MIN_HIGH).optional()
+    .describe('stop early once this many files score >= 0.7 and no definition they use is missing (default 3); when you judge, raise it (e.g. 5) to let later cycles keep looking'),
   judge: z
     .enum(['builtin', 'agent'])
     .optional()
@@ -78,6 +81,7 @@ export function registerRetrieveContext(server: McpServer, o: { session: IndexSe
           patterns: checkGlobs(root, args.patterns, 'patterns'),
           excludes: checkGlobs(root, args.excludes, 'excludes'),
           maxCycles: args.maxCycles,
+          minHigh: args.minHigh,
         };
         const tokenBudget = args.tokenBudget ?? DEFAULT_TOKEN_BUDGET;
         if (args.judge === 'agent') {
