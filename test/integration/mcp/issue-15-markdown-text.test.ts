@@ -1,9 +1,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../helpers/cli.js';
-import { createTempTree, type TempTree } from '../../helpers/fixture-tree.js';
-import { assertMatchesSchema, errorText, startMcp, structured, type McpChild } from './mcp-client.js';
+import type { TempTree } from '../../helpers/fixture-tree.js';
+import { assertMatchesSchema, errorText, servedFixture, structured, type McpChild } from './mcp-client.js';
 
 // Issue 15: the text block an agent reads is Markdown bounded by tokenBudget (it was the whole structured result as
 // one escaped JSON string, trace included: 2,899 characters at a budget of 150 tokens), and search_code returns code.
@@ -22,17 +21,14 @@ type Candidate = { path: string; hint: { relevance: number; reason: string }; ch
 type JudgeStep = { status: string; sessionId: string; candidates: Candidate[] };
 type SearchHit = { path: string; startLine: number; endLine: number; symbol: string; similarity?: number; text?: string; textTruncated?: true };
 
+let served: Awaited<ReturnType<typeof servedFixture>>;
 let tree: TempTree;
 let mcp: McpChild;
 beforeAll(async () => {
-  tree = await createTempTree({}, FIXTURE);
-  expect((await runCli(['index', tree.root, '--cache-dir', tree.cacheDir, '--json'])).code).toBe(0);
-  mcp = await startMcp(tree, ['--no-watch']);
+  served = await servedFixture(FIXTURE);
+  ({ tree, mcp } = served);
 });
-afterAll(async () => {
-  await mcp.close();
-  await tree.dispose();
-});
+afterAll(() => served.dispose());
 
 describe('issue 15: MCP text content for agents (real stdio child process)', () => {
   it.each([150, 1000, 4000])('retrieve_context at tokenBudget %i: the whole Markdown text fits the budget, best file first, no trace', async (budget) => {

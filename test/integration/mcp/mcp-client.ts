@@ -3,8 +3,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv } from 'ajv';
 import { SCHEMAS, type SchemaName } from '../../../src/index.js';
-import { CLI, cliEnv } from '../../helpers/cli.js';
-import type { TempTree } from '../../helpers/fixture-tree.js';
+import { CLI, cliEnv, runCli } from '../../helpers/cli.js';
+import { createTempTree, type TempTree } from '../../helpers/fixture-tree.js';
 
 /** A connected MCP client talking to `codescout mcp` in a child process. */
 export interface McpChild {
@@ -36,6 +36,15 @@ export async function startMcp(tree: TempTree, extra: readonly string[] = []): P
       (await client.callTool({ name, arguments: args }, undefined, onProgress ? { onprogress: onProgress, timeout: 120_000 } : { timeout: 120_000 })) as CallToolResult,
     close: () => client.close(),
   };
+}
+
+/** A copy of a fixture folder, indexed by the CLI, served by an MCP child without a watcher; dispose() ends both. */
+export async function servedFixture(fixture: string): Promise<{ tree: TempTree; mcp: McpChild; dispose: () => Promise<void> }> {
+  const tree = await createTempTree({}, fixture);
+  const indexed = await runCli(['index', tree.root, '--cache-dir', tree.cacheDir, '--json']);
+  if (indexed.code !== 0) throw new Error(`codescout index failed (${indexed.code}): ${indexed.stderr}`);
+  const mcp = await startMcp(tree, ['--no-watch']);
+  return { tree, mcp, dispose: async () => (await mcp.close(), await tree.dispose()) };
 }
 
 const ajv = new Ajv({ strict: true, allErrors: true });

@@ -2,8 +2,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli.js';
-import { createTempTree, type TempTree } from '../../helpers/fixture-tree.js';
-import { assertMatchesSchema, errorText, startMcp, structured, type McpChild } from './mcp-client.js';
+import type { TempTree } from '../../helpers/fixture-tree.js';
+import { assertMatchesSchema, errorText, servedFixture, structured, type McpChild } from './mcp-client.js';
 
 // minHigh (stop early once this many files score >= 0.7) reaches the loop from MCP and the CLI: an agent that
 // judges may raise it to let later cycles keep looking (bench/RESULTS.md, ninth session).
@@ -13,17 +13,14 @@ const TASK = 'hash a password and check it against the stored hash';
 
 type Pack = { status: string; results: Array<{ path: string }>; cycles: Array<{ n: number }>; stoppedBecause: string };
 
+let served: Awaited<ReturnType<typeof servedFixture>>;
 let tree: TempTree;
 let mcp: McpChild;
 beforeAll(async () => {
-  tree = await createTempTree({}, FIXTURE);
-  expect((await runCli(['index', tree.root, '--cache-dir', tree.cacheDir, '--json'])).code).toBe(0);
-  mcp = await startMcp(tree, ['--no-watch']);
+  served = await servedFixture(FIXTURE);
+  ({ tree, mcp } = served);
 });
-afterAll(async () => {
-  await mcp.close();
-  await tree.dispose();
-});
+afterAll(() => served.dispose());
 
 describe('minHigh from MCP and the CLI (real stdio child process, real CLI)', () => {
   it('retrieve_context: minHigh 1 stops after the first cycle with a high file; a large minHigh keeps looking', async () => {
