@@ -39,10 +39,12 @@ async function chunkSet(root: string, cacheDir: string): Promise<string[]> {
 
 describe('indexing survives SIGKILL and the CLI reports in JSON', () => {
   it('a child killed mid-index leaves an index that opens, verifies, and completes to the clean-build state', async () => {
-    const tree = await createTempTree(manyFiles(160));
+    // Enough texts that embedding outlasts the CLI's one-line-a-second progress on a fast machine.
+    const count = 640;
+    const tree = await createTempTree(manyFiles(count));
     trees.push(tree);
     const child = spawnCli(['index', tree.root, '--cache-dir', tree.cacheDir]);
-    await waitForOutput(child, 'stderr', /indexing: \d+\/160 files, [1-9]\d* chunks embedded/);
+    await waitForOutput(child, 'stderr', /indexing: \d+\/640 files, [1-9]\d* chunks embedded, [1-9]\d* waiting/);
     child.kill('SIGKILL');
     expect((await waitForExit(child)).signal).toBe('SIGKILL');
 
@@ -54,7 +56,7 @@ describe('indexing survives SIGKILL and the CLI reports in JSON', () => {
     expect(partial.chunksWaiting).toBeGreaterThan(0);
     expect(partial.vectors).toBeLessThan(partial.chunks);
     const finished = await reopened.update();
-    expect(finished.files).toBe(160);
+    expect(finished.files).toBe(count);
     expect(finished.embedded).toBeLessThan(finished.chunks); // committed work was kept, not redone
     expect((await reopened.verify())).toEqual([]);
     await reopened.close();

@@ -91,22 +91,25 @@ describe('searchable at once: words first, vectors behind', () => {
 
 describe('stop and resume', () => {
   it('a build killed with SIGKILL mid-embedding keeps its chunks; the next run embeds only what waits and matches a clean build', async () => {
-    const files = sourceFiles(400);
+    // Enough texts that embedding outlasts the CLI's one-line-a-second progress on a fast machine (1,600 short
+    // texts embed in about 3 s on 2 cores), so the kill lands while chunks still wait.
+    const count = 1600;
+    const files = sourceFiles(count);
     const t = await createTempTree(files);
     trees.push(t);
     const child = spawnCli(['index', t.root, '--cache-dir', t.cacheDir]);
-    await waitForOutput(child, 'stderr', /indexing: \d+\/400 files, [1-9]\d* chunks embedded/);
+    await waitForOutput(child, 'stderr', /indexing: \d+\/1600 files, [1-9]\d* chunks embedded, [1-9]\d* waiting/);
     child.kill('SIGKILL');
     await waitForExit(child);
     const status = parseOneJson(await runCli(['status', t.root, '--cache-dir', t.cacheDir, '--json'])) as { files: number; chunksWaiting: number; chunks: number };
     expect(status.chunksWaiting).toBeGreaterThan(0);
     const resumed = parseOneJson(await runCli(['index', t.root, '--cache-dir', t.cacheDir, '--json'])) as { embedded: number; files: number };
-    expect(resumed.files).toBe(400);
+    expect(resumed.files).toBe(count);
     // Only what was not embedded before the kill (plus what was never chunked) is embedded now.
-    expect(resumed.embedded).toBeLessThan(400);
+    expect(resumed.embedded).toBeLessThan(count);
     const verified = await runCli(['status', t.root, '--cache-dir', t.cacheDir, '--verify', '--json']);
     expect(verified.code, verified.stderr).toBe(0);
-    expect(parseOneJson(verified)).toMatchObject({ files: 400, chunks: 400, vectors: 400, chunksWaiting: 0, problems: [] });
+    expect(parseOneJson(verified)).toMatchObject({ files: count, chunks: count, vectors: count, chunksWaiting: 0, problems: [] });
     // Same answers as a clean build of the same tree.
     const clean = await createTempTree(files);
     trees.push(clean);
