@@ -61,7 +61,7 @@ async function reportNotIndexed(index: CodeIndex, corpus: PreparedCorpus, datase
 async function runMode(o: { index: CodeIndex; dataset: Dataset; mode: EvalMode; args: EvalArgs }): Promise<{ summary: ModeSummary; records: TaskRecord[] }> {
   const { index, dataset, mode, args } = o;
   // One untimed query loads the model and any per-index state, so latency measures queries alone.
-  await answer(index, { mode, query: 'warm up the model before timing', k: args.k, maxCycles: args.maxCycles });
+  await answer(index, { mode, query: 'warm up the model before timing', k: args.k, files: args.files, maxCycles: args.maxCycles });
   const outcomes: TaskOutcome[] = [];
   const records: TaskRecord[] = [];
   const cycleScores: CycleScore[][] = [];
@@ -70,7 +70,7 @@ async function runMode(o: { index: CodeIndex; dataset: Dataset; mode: EvalMode; 
   for (const [i, task] of dataset.tasks.entries()) {
     const t0 = performance.now();
     const judge = createEvalJudge(args.judge, { taskId: task.id, gold: new Set(task.gold.map((g) => g.path)) });
-    const a = await answer(index, { mode, query: task.query, k: args.k, maxCycles: args.maxCycles, judge, builtinJudge: builtinJudgeOf(args.judge), chunkOrder: args.chunkOrder });
+    const a = await answer(index, { mode, query: task.query, k: args.k, files: args.files, maxCycles: args.maxCycles, judge, builtinJudge: builtinJudgeOf(args.judge), chunkOrder: args.chunkOrder });
     const latencyMs = performance.now() - t0;
     const score = scoreTask({ kind: dataset.header.kind, results: a.results, gold: task.gold });
     const files = distinctPaths(a.results);
@@ -104,7 +104,7 @@ async function main(args: EvalArgs): Promise<void> {
     const info: RunInfo = {
       dataset: header.name, kind: header.kind, tasks: dataset.tasks.length, repo: header.repo, commit: header.commit, corpus: args.corpus,
       corpusFiles: corpus.files.length, model: args.model, indexedFiles: stats.files, indexedChunks: stats.chunks,
-      buildSeconds: report.seconds, embedded: report.embedded, k: args.k,
+      buildSeconds: report.seconds, embedded: report.embedded, k: args.k, files: args.files,
     };
     const rows: Array<{ mode: string; summary: ModeSummary }> = [];
     const perMode = new Map<string, TaskRecord[]>();

@@ -33,7 +33,7 @@ export interface Answer {
 /** Runs one query (only its text) in one mode; the loop modes run a stepwise session judged by `judge`. */
 export async function answer(
   index: CodeIndex,
-  o: { mode: EvalMode; query: string; k: number; maxCycles: number; judge?: EvalJudge; builtinJudge?: 'learned' | 'heuristic'; chunkOrder?: ChunkOrder },
+  o: { mode: EvalMode; query: string; k: number | null; files?: number; maxCycles: number; judge?: EvalJudge; builtinJudge?: 'learned' | 'heuristic'; chunkOrder?: ChunkOrder },
 ): Promise<Answer> {
   if (o.mode === 'iterative' || o.mode === 'single') {
     // relatedThreshold 0: the whole ranked list of files the loop evaluated, not only the medium band.
@@ -50,8 +50,27 @@ export async function answer(
     const { results, labels } = rankedResults(r, o.chunkOrder);
     return { results, labels, cycles: r.cycles.length, stoppedBecause: r.stoppedBecause, perCycle };
   }
-  const hits = await index.search(o.query, { k: o.k, mode: o.mode satisfies SearchMode });
+  const files = o.files ?? 10;
+  const found = await index.search(o.query, { k: o.k ?? Math.min(1000, files * ONE_SHOT_CHUNKS_PER_FILE), mode: o.mode satisfies SearchMode });
+  const hits = o.k === null ? upToFiles(found, files) : found;
   return { results: hits.map((h) => ({ path: h.path, startLine: h.startLine, endLine: h.endLine })), labels: hits.map(label), cycles: 1 };
+}
+
+/** How deep a one-shot search goes to fill `--files` distinct files: ten chunks per file. */
+const ONE_SHOT_CHUNKS_PER_FILE = 10;
+
+/** The ranked chunks up to (not including) the first chunk of the (n+1)-th distinct file. */
+export function upToFiles<T extends { readonly path: string }>(chunks: readonly T[], n: number): T[] {
+  const seen = new Set<string>();
+  const out: T[] = [];
+  for (const c of chunks) {
+    if (!seen.has(c.path)) {
+      if (seen.size === n) break;
+      seen.add(c.path);
+    }
+    out.push(c);
+  }
+  return out;
 }
 
 /** The loop's answer as a ranked list: confident results, then the rest by relevance, chunks in `order`. */

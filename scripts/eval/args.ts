@@ -18,7 +18,10 @@ export interface EvalArgs {
   readonly cacheDir: string | null;
   readonly workDir: string;
   readonly fresh: boolean;
-  readonly k: number;
+  /** Chunks per one-shot search, or null: search until {@link files} distinct files. */
+  readonly k: number | null;
+  /** One-shot modes without --k: chunks until this many distinct files (the loop modes' R@10 reads ten files). */
+  readonly files: number;
   readonly maxCycles: number;
   /** Who judges the loop modes' candidates. */
   readonly judge: JudgeSpec;
@@ -37,7 +40,9 @@ export const USAGE = `usage: npx tsx scripts/eval.ts --dataset <file.jsonl> --co
   --cache-dir D        index cache (default <tmp>/codescout-eval/<dataset>-<model>, reused between runs)
   --work-dir D         where prepared corpora live (default <tmp>/codescout-eval/corpora)
   --fresh              delete the index cache and prepare the corpus again
-  --k N                chunks per one-shot search (default 10)
+  --files N            one-shot modes (lexical, vector, hybrid) return chunks until N distinct files (default 10),
+                       so their file-level R@10 compares ten files with the loop's ten
+  --k N                one-shot modes return exactly N chunks instead (often only 6-8 distinct files)
   --max-cycles N       cycles of the iterative mode (default 3)
   --judge J            who judges the loop modes: builtin (default), learned, heuristic (the two built-in judges),
                        oracle, noisy:<p> (oracle and noisy know the
@@ -47,7 +52,7 @@ export const USAGE = `usage: npx tsx scripts/eval.ts --dataset <file.jsonl> --co
                        round-robin (every file's best chunk, then every file's second, ...)
   --debug              print stacks on errors`;
 
-const VALUE_FLAGS = new Set(['--dataset', '--corpus', '--modes', '--model', '--limit', '--cache-dir', '--work-dir', '--k', '--max-cycles', '--judge', '--chunk-order']);
+const VALUE_FLAGS = new Set(['--dataset', '--corpus', '--modes', '--model', '--limit', '--cache-dir', '--work-dir', '--k', '--files', '--max-cycles', '--judge', '--chunk-order']);
 const BOOLEAN_FLAGS = new Set(['--fresh', '--debug', '--help', '-h']);
 
 /** @throws EvalUsageError naming the flag for an unknown flag, a missing value or a bad number. */
@@ -86,6 +91,7 @@ export function parseArgs(argv: readonly string[]): EvalArgs {
   if (modes.length === 0) throw new EvalUsageError(`--modes is empty; use ${EVAL_MODES.join(', ')}.`);
   const model = values.get('--model') ?? DEFAULT_MODEL_ID;
   if (!MODELS[model]) throw new EvalUsageError(`--model: unknown model "${model}"; use ${Object.keys(MODELS).join(', ')}.`);
+  if (values.has('--k') && values.has('--files')) throw new EvalUsageError('--k and --files both set how much a one-shot search returns; give one.');
   const int = (flag: string, fallback: number | null, min: number, max: number): number | null => {
     const raw = values.get(flag);
     if (raw === undefined) return fallback;
@@ -104,7 +110,8 @@ export function parseArgs(argv: readonly string[]): EvalArgs {
     cacheDir: cacheDir === undefined ? null : path.resolve(cacheDir),
     workDir: path.resolve(values.get('--work-dir') ?? path.join(os.tmpdir(), 'codescout-eval', 'corpora')),
     fresh: flags.has('--fresh'),
-    k: int('--k', 10, 1, 1000)!,
+    k: int('--k', null, 1, 1000),
+    files: int('--files', 10, 1, 100)!,
     maxCycles: int('--max-cycles', 3, 1, 5)!,
     judge: parseJudge(values.get('--judge') ?? 'builtin'),
     chunkOrder: chunkOrderOf(values.get('--chunk-order') ?? 'relevance'),

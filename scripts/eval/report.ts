@@ -17,7 +17,9 @@ export interface RunInfo {
   /** Seconds `update()` took in this run (small when the cached index was current). */
   readonly buildSeconds: number;
   readonly embedded: number;
-  readonly k: number;
+  /** Chunks per one-shot search, or null when one-shot modes search until `files` distinct files. */
+  readonly k: number | null;
+  readonly files: number;
 }
 
 /** One task's outcome in one mode, for failure analysis. */
@@ -43,7 +45,7 @@ export interface JsonReport {
 export function formatHeaderLine(i: RunInfo): string {
   return (
     `dataset ${i.dataset} (${i.kind}, ${i.tasks} tasks) | corpus ${i.repo}@${i.commit.slice(0, 12)} from ${i.corpus} (${i.corpusFiles} files) | ` +
-    `model ${i.model} | indexed ${i.indexedFiles} files / ${i.indexedChunks} chunks | index build ${i.buildSeconds.toFixed(1)} s (${i.embedded} embedded) | search k ${i.k}`
+    `model ${i.model} | indexed ${i.indexedFiles} files / ${i.indexedChunks} chunks | index build ${i.buildSeconds.toFixed(1)} s (${i.embedded} embedded) | one-shot ${i.k === null ? `until ${i.files} files` : `k ${i.k} chunks`}`
   );
 }
 

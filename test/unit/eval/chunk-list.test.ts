@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkList } from '../../../scripts/eval/answer.js';
+import { chunkList, upToFiles } from '../../../scripts/eval/answer.js';
 import { distinctPaths } from '../../../scripts/eval/metrics.js';
 import type { ResultFile } from '../../../src/index.js';
 
@@ -33,5 +33,21 @@ describe('chunkList', () => {
   it('a file without chunks still counts at file level, after the chunks', () => {
     const { results } = chunkList([file('a.ts', [0.8]), file('empty.ts', [])], 'relevance');
     expect(results.at(-1)).toEqual({ path: 'empty.ts' });
+  });
+});
+
+describe('upToFiles (one-shot modes compared at ten files)', () => {
+  const c = (path: string, line: number) => ({ path, startLine: line, endLine: line + 4 });
+  const ranked = [c('a.ts', 1), c('a.ts', 10), c('b.ts', 1), c('c.ts', 1), c('b.ts', 20), c('d.ts', 1), c('a.ts', 30)];
+
+  it('keeps every chunk up to the first chunk of the (n+1)-th distinct file', () => {
+    expect(upToFiles(ranked, 3)).toEqual(ranked.slice(0, 5));
+    expect(distinctPaths(upToFiles(ranked, 3))).toEqual(['a.ts', 'b.ts', 'c.ts']);
+  });
+
+  it('keeps the whole list when it holds n files or fewer', () => {
+    expect(upToFiles(ranked, 4)).toEqual(ranked);
+    expect(upToFiles(ranked, 10)).toEqual(ranked);
+    expect(upToFiles([], 10)).toEqual([]);
   });
 });
