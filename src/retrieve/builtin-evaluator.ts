@@ -40,10 +40,9 @@ export function createBuiltinEvaluator(o: { judge: BuiltinJudge; model: RankingM
         if (o.judge === 'heuristic') return { ...e, ...named };
         const w = LEARNED_JUDGE_TUNING.modelWeight;
         const relevance = Math.round((w * calibrated(o.model, rawScore(o.model, x)) + (1 - w) * e.relevance) * 100) / 100;
-        // Chunks keep the formula's order and the gaps between them, shifted so the best is the file's new
-        // relevance (bench/RESULTS.md, eleventh session: a little more symbol hit@10 than scaling them).
-        const top = Math.max(0, ...Object.values(e.chunkRelevance ?? {}));
-        const chunkRelevance = Object.fromEntries(Object.entries(e.chunkRelevance ?? {}).map(([id, r]) => [id, Math.max(0, Math.round((relevance - top + r) * 100) / 100)]));
+        // Chunks keep the formula's order, scaled to the file's new relevance.
+        const top = Math.max(1e-9, ...Object.values(e.chunkRelevance ?? {}));
+        const chunkRelevance = Object.fromEntries(Object.entries(e.chunkRelevance ?? {}).map(([id, r]) => [id, Math.round((relevance * r) / top * 100) / 100]));
         return { ...e, ...named, relevance, chunkRelevance, reason: `${e.reason} Learned judge: ${relevance.toFixed(2)}.` };
       });
     },
