@@ -45,4 +45,20 @@ describe('the built-in judges', () => {
     const spread = (e: typeof learned, a: string, b: string): number => e.find((x) => x.path === a)!.relevance - e.find((x) => x.path === b)!.relevance;
     expect(spread(learned, hi.path, lo.path)).toBeLessThan(spread(formula, hi.path, lo.path));
   });
+
+  it("learned: a file's chunks keep the formula's order and proportions, the best one at the file's new relevance", async () => {
+    const twoChunks: CandidateFile[] = [
+      { path: 'src/http/throttle.ts', chunks: [chunk({}), chunk({ rowId: 3, chunkId: 'c3', symbol: 'limit', text: 'const limit = 10;', taskSimilarity: 0.3, taskLexical: 0.2, rank: 3 })] },
+      files[1]!,
+    ];
+    const formula = await createBuiltinEvaluator({ judge: 'heuristic', model, ctx }).evaluate(task, twoChunks, context);
+    const learned = await createBuiltinEvaluator({ judge: 'learned', model, ctx }).evaluate(task, twoChunks, context);
+    const f = formula.find((e) => e.path === 'src/http/throttle.ts')!;
+    const l = learned.find((e) => e.path === 'src/http/throttle.ts')!;
+    expect(f.chunkRelevance!.c1!).toBeGreaterThan(f.chunkRelevance!.c3! + 0.1);
+    expect(l.relevance).not.toBe(f.relevance);
+    expect(l.chunkRelevance!.c1).toBe(l.relevance);
+    // A lesser chunk stays the same share of the best one, so a shown chunk never drops a band on the shift alone.
+    expect(l.chunkRelevance!.c3!).toBeCloseTo((l.relevance * f.chunkRelevance!.c3!) / f.chunkRelevance!.c1!, 2);
+  });
 });
